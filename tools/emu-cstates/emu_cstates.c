@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * emu_cstates - emulated C-states for virtual test machines (test only).
+ *
+ * A virtual machine has no cpuidle driver of its own, so CPU latency and
+ * resume latency PM QoS requests have no effect in it. This driver registers
+ * POLL plus the C-states of a real machine, copied from intel_idle or
+ * acpi_idle, so that the idle governors (menu, teo) and PM QoS behave in the
+ * guest the way they do on that hardware.
+ *
+ * Every non-POLL state halts the vCPU the standard way (interrupts enabled
+ * by "sti; hlt", then disabled again, as acpi_idle and the x86 default idle
+ * routine do) and then busy-waits for the exit latency of the state with
+ * interrupts still disabled, so the task woken by the interrupt pays the
+ * wake-up cost of the emulated state. The "penalty" parameter turns the
+ * busy-wait off at run time.
+ *
+ * Parameters:
+ *   table=spr|skx|icx|amd  state table (read-only, default spr)
+ *   penalty=Y|N            busy-wait the exit latency (default Y)
+ *
+ * The driver loads only when no other cpuidle driver is registered. It does
+ * not set cpuidle_driver.owner: the cpuidle core would then hold a reference
+ * on the module for as long as the driver is registered, and it could never
+ * be unloaded.
+ *
+ * This module is a test tool. It is never part of the kernel series.
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/cpuidle.h>
+#include <linux/delay.h>
+#include <linux/init.h>
+#include <linux/instrumentation.h>
+#include <linux/irqflags.h>
+#include <linux/kernel.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/string.h>
+#include <linux/string_choices.h>
+#include <linux/thread_info.h>
+
+struct emu_state {
+	const char *name;
+	unsigned int exit_latency;	/* us */
+	unsigned int target_residency;	/* us */
+	unsigned int flags;
+};
+
+struct emu_table {
+	const char *name;
+	const struct emu_state *states;
+	unsigned int count;
+};
+
+/* drivers/idle/intel_idle.c: spr_cstates[] (Sapphire Rapids) */
+static const struct emu_state spr_states[] __initconst = {
+	{ "C1",    1,   1, 0 },
+	{ "C1E",   2,   4, 0 },
+	{ "C6",  290, 800, CPUIDLE_FLAG_TLB_FLUSHED },
+};
+
+/* drivers/idle/intel_idle.c: skx_cstates[] (Skylake server) */
+static const struct emu_state skx_states[] __initconst = {
+	{ "C1",    2,   2, 0 },
+	{ "C1E",  10,  20, 0 },
+	{ "C6",  133, 600, CPUIDLE_FLAG_TLB_FLUSHED },
+};
+
+/* drivers/idle/intel_idle.c: icx_cstates[] (Ice Lake server) */
+static const struct emu_state icx_states[] __initconst = {
+	{ "C1",    1,   1, 0 },
+	{ "C1E",   4,   4, 0 },
+	{ "C6",  170, 600, CPUIDLE_FLAG_TLB_FLUSHED },
+};
+
+/*
+ * drivers/acpi/processor_idle.c on an AMD server: C1 and C2 from _CST,
+ * target residency = 2 * exit latency, no C1E.
+ */
+static const struct emu_state amd_states[] __initconst = {
+	{ "C1",    1,   2, 0 },
+	{ "C2",  400, 800, 0 },
+};
+
+static const struct emu_table emu_tables[] __initconst = {
+	{ "spr", spr_states, ARRAY_SIZE(spr_states) },
+	{ "skx", skx_states, ARRAY_SIZE(skx_states) },
+	{ "icx", icx_states, ARRAY_SIZE(icx_states) },
+	{ "amd", amd_states, ARRAY_SIZE(amd_states) },
+};
+
+static char *table = "spr";
+module_param(table, charp, 0444);
+MODULE_PARM_DESC(table, "State table: spr (default), skx, icx or amd");
+
+static bool penalty = true;
+module_param(penalty, bool, 0644);
+MODULE_PARM_DESC(penalty, "Busy-wait the exit latency after HLT (default: Y)");
+
+static __cpuidle int emu_enter(struct cpuidle_device *dev,
+			       struct cpuidle_driver *drv, int index)
+{
+	unsigned int lat = drv->states[index].exit_latency;
+
+	if (tif_need_resched())
+		return index;
+
+	/* "sti; hlt" as in acpi_safe_halt(), then interrupts off again. */
+	raw_safe_halt();
+	raw_local_irq_disable();
+
+	if (READ_ONCE(penalty) && lat) {
+		/* The emulated exit latency, with interrupts disabled. */
+		instrumentation_begin();
+		udelay(lat);
+		instrumentation_end();
+	}
+
+	return index;
+}
+
+static struct cpuidle_driver emu_driver = {
+	.name = "emu_cstates",
+};
+
+static int __init emu_cstates_init(void)
+{
+	const struct emu_table *t = NULL;
+	struct cpuidle_driver *cur;
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < ARRAY_SIZE(emu_tables); i++) {
+		if (!strcmp(table, emu_tables[i].name)) {
+			t = &emu_tables[i];
+			break;
+		}
+	}
+	if (!t) {
+		pr_err("unknown table '%s' (known: spr, skx, icx, amd)\n",
+		       table);
+		return -EINVAL;
+	}
+
+	cur = cpuidle_get_driver();
+	if (cur) {
+		pr_err("cpuidle driver '%s' is already registered, not loading\n",
+		       cur->name);
+		return -EBUSY;
+	}
+
+	cpuidle_poll_state_init(&emu_driver);
+	for (i = 0; i < t->count; i++) {
+		const struct emu_state *e = &t->states[i];
+		struct cpuidle_state *s = &emu_driver.states[i + 1];
+
+		strscpy(s->name, e->name);
+		snprintf(s->desc, sizeof(s->desc), "emulated %s %s (HLT+%uus)",
+			 t->name, e->name, e->exit_latency);
+		s->exit_latency = e->exit_latency;
+		s->target_residency = e->target_residency;
+		s->flags = e->flags;
+		s->enter = emu_enter;
+	}
+	emu_driver.state_count = t->count + 1;
+
+	ret = cpuidle_register(&emu_driver, NULL);
+	if (ret) {
+		pr_err("cpuidle_register() failed: %d\n", ret);
+		return ret;
+	}
+
+	pr_info("registered table %s: POLL + %u states, penalty %s\n",
+		t->name, t->count, str_on_off(READ_ONCE(penalty)));
+	return 0;
+}
+
+static void __exit emu_cstates_exit(void)
+{
+	cpuidle_unregister(&emu_driver);
+}
+
+module_init(emu_cstates_init);
+module_exit(emu_cstates_exit);
+
+MODULE_DESCRIPTION("Emulated C-states for virtual test machines (HLT plus exit latency busy-wait)");
+MODULE_LICENSE("GPL");
