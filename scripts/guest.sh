@@ -1,0 +1,272 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# guest.sh --kernel BUILD_DIR --script GUEST_SCRIPT [--out DIR]
+#          [--timeout SECONDS] [--append "KERNEL ARGS"] [--smp N]
+#          [--accel auto|tcg|kvm] [--lock] [--keep-share]
+#
+# Boots the kernel of BUILD_DIR (an O= build folder) in QEMU and runs
+# GUEST_SCRIPT in it; exits with the script's exit code.
+#
+# GUEST_SCRIPT is a file on the host, a name in tools/guest/ (for example
+# platform-selftest.sh) or selftests/block/NAME from the kernel tree.
+#
+# Steps:
+#  1. builds tools/emu-cstates against BUILD_DIR in $WORK/emu-cstates/KEY
+#     (under $WORK/build.lock; reused while its inputs are unchanged);
+#  2. builds the initramfs $WORK/initramfs/KEY.cpio.gz (scripts/initramfs.sh;
+#     reused while its inputs are unchanged);
+#  3. makes a fresh 9p share under $WORK/shares/ holding tools/guest/*, the
+#     module, and $BASE_DIR/tools/testing/selftests/block/ (as
+#     selftests/block/) when the checked out kernel tree has it;
+#  4. makes a 1 GiB raw disk in /dev/shm ($GUEST_DISK_DIR), the guest's
+#     /dev/vda (virtio-blk, cache=none, aio=io_uring if QEMU supports it,
+#     else threads), removed afterwards;
+#  5. boots qemu-system-x86_64 -smp 2 -m 2G with a hard timeout; the serial
+#     console goes to OUT/console.log. Accelerator: --accel auto (default)
+#     uses KVM only if a probe boot under KVM worked on this host (the
+#     result is cached in $WORK/accel-probe), else TCG (-cpu max,
+#     thread=multi).
+#     --lock holds $WORK/build.lock shared while the guest runs: no kernel
+#     build (they hold it exclusively) competes for the CPUs, which latency
+#     numbers under TCG need; it waits for a running build first.
+# The guest's init (tools/guest/init) mounts the share at /mnt/share, runs
+# the script there, writes its exit code into the share and powers off.
+#
+# OUT (default $RESULTS/<script name without .sh>) is replaced on each run
+# (only if an earlier guest.sh made it): console.log, exit-code,
+# guest-info.txt and every file the script wrote into $RESULTS_DIR (the
+# share's results/ folder).
+#
+# Exit status: the guest script's exit code, read from the share; 124 on
+# timeout; 125 when the guest wrote no exit code (panic, init failure);
+# 1 on host-side errors; 2 on usage errors.
+set -euo pipefail
+. "$(dirname "$0")/common.sh"
+
+usage() {
+	sed -n '4,6s/^# //p' "$0" >&2
+	exit 2
+}
+
+# need_pkgs PKG... - apt-get install the Debian packages that are missing.
+need_pkgs() {
+	local p missing=()
+	for p in "$@"; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q ' installed$' ||
+			missing+=("$p")
+	done
+	[ ${#missing[@]} -eq 0 ] && return 0
+	[ "$(id -u)" = 0 ] || die "missing packages: ${missing[*]} (run as root to install them)"
+	log "apt-get install ${missing[*]}"
+	apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+		"${missing[@]}" >/dev/null
+}
+
+kernel="" script="" out="" tmo=900 append="" smp=2 accel=auto keep=0 lock=0
+while [ $# -gt 0 ]; do
+	case $1 in
+	--kernel) kernel=${2:?}; shift 2 ;;
+	--script) script=${2:?}; shift 2 ;;
+	--out) out=${2:?}; shift 2 ;;
+	--timeout) tmo=${2:?}; shift 2 ;;
+	--append) append=${2?}; shift 2 ;;
+	--smp) smp=${2:?}; shift 2 ;;
+	--accel) accel=${2:?}; shift 2 ;;
+	--lock) lock=1; shift ;;
+	--keep-share) keep=1; shift ;;
+	-h|--help) usage ;;
+	*) echo "unknown argument: $1" >&2; usage ;;
+	esac
+done
+[ -n "$kernel" ] && [ -n "$script" ] || usage
+[[ $tmo =~ ^[1-9][0-9]*$ ]] || die "--timeout wants seconds, got $tmo"
+[[ $smp =~ ^[1-9][0-9]*$ ]] || die "--smp wants a number, got $smp"
+case $accel in auto|tcg|kvm) ;; *) die "--accel wants auto, tcg or kvm" ;; esac
+
+[ -d "$kernel" ] || die "no kernel build folder $kernel"
+build=$(realpath "$kernel")
+bz=$build/arch/x86/boot/bzImage
+[ -f "$bz" ] || die "$bz not found: build the kernel first"
+grep -q '^CONFIG_MODULES=y' "$build/.config" || die "$build: CONFIG_MODULES is off"
+[ -f "$build/Module.symvers" ] || die "$build/Module.symvers not found: build the kernel first"
+
+# The script: a host file, a name in tools/guest/ or selftests/block/NAME.
+selftests=$BASE_DIR/tools/testing/selftests/block
+src_script=""
+if [ -f "$script" ]; then
+	src_script=$(realpath "$script")
+	run=$(basename "$script")
+elif [ -f "$TOP/tools/guest/$script" ]; then
+	run=$script
+elif [[ $script == selftests/block/* ]] && [ -f "$selftests/${script#selftests/block/}" ]; then
+	run=$script
+else
+	die "guest script $script not found (a file, a name in tools/guest/ or selftests/block/NAME)"
+fi
+name=$(basename "$run" .sh)
+out=$(realpath -m "${out:-$RESULTS/$name}")
+
+need_pkgs qemu-system-x86 gcc make
+mkdir -p "$WORK"
+key=$(basename "$build")-$(printf '%s' "$build" | sha256sum | cut -c1-8)
+
+# OUT: replaced, but only when guest.sh made it.
+if [ -e "$out" ]; then
+	if [ -f "$out/.guest-run" ] || [ -z "$(ls -A "$out")" ]; then
+		rm -rf "$out"
+	else
+		die "$out exists and was not made by guest.sh: choose another --out"
+	fi
+fi
+mkdir -p "$out"
+touch "$out/.guest-run"
+
+# ---- 1. the emulated cpuidle driver ----------------------------------------
+build_module() {
+	local src=$TOP/tools/emu-cstates dir=$WORK/emu-cstates/$key want
+	want=$(cat "$src/emu_cstates.c" "$src/Kbuild" "$build/.config" \
+		"$build/Module.symvers" "$build/include/config/kernel.release" | sha256sum)
+	if [ -f "$dir/emu_cstates.ko" ] && [ "$(cat "$dir/stamp" 2>/dev/null)" = "$want" ]; then
+		log "guest: reusing $dir/emu_cstates.ko"
+		return 0
+	fi
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	cp "$src/emu_cstates.c" "$src/Kbuild" "$src/Makefile" "$dir/"
+	log "guest: building emu_cstates.ko for $build (waits for $WORK/build.lock)"
+	if ! flock "$WORK/build.lock" make -C "$build" M="$dir" modules >"$dir/build.log" 2>&1; then
+		cat "$dir/build.log" >&2
+		die "emu_cstates.ko: build failed"
+	fi
+	if grep -iE 'warning|error' "$dir/build.log" >&2; then
+		die "emu_cstates.ko: the build printed warnings (above)"
+	fi
+	[ -f "$dir/emu_cstates.ko" ] || die "emu_cstates.ko: not built"
+	echo "$want" > "$dir/stamp"
+}
+timed "guest:module" build_module || die "emu_cstates.ko not available"
+module=$WORK/emu-cstates/$key/emu_cstates.ko
+
+# ---- 2. the initramfs ----------------------------------------------------
+initrd=$WORK/initramfs/$key.cpio.gz
+timed "guest:initramfs" "$TOP/scripts/initramfs.sh" "$build" "$initrd" ||
+	die "initramfs for $build failed"
+
+# ---- 3. the 9p share and 4. the disk -------------------------------------
+mkdir -p "$WORK/shares"
+share=$(mktemp -d "$WORK/shares/$name.XXXXXX")
+chmod 0755 "$share"
+disk=""
+cleanup() {
+	[ -z "$disk" ] || rm -f "$disk"
+	if [ "$keep" = 1 ]; then
+		log "guest: share kept in $share"
+	else
+		rm -rf "$share"
+	fi
+}
+trap cleanup EXIT
+disk_dir=${GUEST_DISK_DIR:-/dev/shm}
+disk=$(mktemp "$disk_dir/guest-$name.XXXXXX")
+
+cp -a "$TOP/tools/guest/." "$share/"
+cp "$module" "$share/"
+if [ -d "$selftests" ]; then
+	mkdir -p "$share/selftests"
+	cp -a "$selftests" "$share/selftests/block"
+fi
+[ -z "$src_script" ] || cp "$src_script" "$share/$run"
+mkdir -p "$share/results"
+
+fallocate -l 1G "$disk" || die "cannot allocate a 1 GiB disk in $disk_dir"
+
+# cache=none needs O_DIRECT on $disk_dir (tmpfs has it since Linux 6.6).
+drive_ok() {
+	echo quit | timeout 30 qemu-system-x86_64 -machine none -nodefaults \
+		-display none -monitor stdio \
+		-drive "file=$disk,format=raw,if=none,id=d0,cache=$1,aio=$2" >/dev/null 2>&1
+}
+cache=none aio=io_uring
+if ! drive_ok none io_uring; then
+	aio=threads
+	drive_ok none threads || die "QEMU cannot open $disk with cache=none"
+fi
+
+# ---- 5. boot ---------------------------------------------------------------
+cmdline="console=ttyS0 panic=-1 printk.time=1 guest_run=$run${append:+ $append}"
+
+# qemu_run TIMEOUT LOG ACCEL [APPEND] - one boot; returns timeout's status.
+qemu_run() {
+	local t=$1 logf=$2 acc=$3 extra=${4:-} cpu args
+	if [ "$acc" = kvm ]; then
+		args=(-accel kvm) cpu=host,-arch-capabilities
+	else
+		args=(-accel "tcg,thread=multi") cpu=max
+	fi
+	timeout -k 10 "$t" qemu-system-x86_64 "${args[@]}" -cpu "$cpu" \
+		-smp "$smp" -m 2G -nographic -no-reboot -nic none \
+		-kernel "$bz" -initrd "$initrd" \
+		-append "$cmdline${extra:+ $extra}" \
+		-virtfs "local,path=$share,mount_tag=share,security_model=none,id=share" \
+		-drive "file=$disk,format=raw,if=none,id=d0,cache=$cache,aio=$aio" \
+		-device virtio-blk-pci,drive=d0 </dev/null >"$logf" 2>&1
+}
+
+if [ "$lock" = 1 ]; then
+	exec 9>>"$WORK/build.lock"
+	if ! flock -n -s 9; then
+		log "guest: waiting for the kernel build holding $WORK/build.lock"
+		flock -s 9
+	fi
+fi
+
+if [ "$accel" = auto ]; then
+	accel=tcg
+	if [ -r /dev/kvm ] && [ -w /dev/kvm ]; then
+		host="$(uname -r) $(qemu-system-x86_64 --version | head -n 1)"
+		probe=$WORK/accel-probe
+		if [ "$(head -n 1 "$probe" 2>/dev/null)" = "$host" ]; then
+			accel=$(sed -n 2p "$probe")
+		else
+			log "guest: probing whether KVM boots a guest here (once per host)"
+			if qemu_run 60 "$out/accel-probe.log" kvm guest_probe=1 &&
+				grep -q GUEST-PROBE-OK "$out/accel-probe.log"; then
+				accel=kvm
+			fi
+			printf '%s\n%s\n' "$host" "$accel" > "$probe"
+		fi
+	fi
+fi
+
+log "guest: booting $(cat "$build/include/config/kernel.release") ($accel, -smp $smp," \
+	"aio=$aio) to run $run; console in $out/console.log"
+start=$SECONDS
+rc=0
+timed "guest:$name" qemu_run "$tmo" "$out/console.log" "$accel" || rc=$?
+elapsed=$((SECONDS - start))
+[ "$lock" = 0 ] || flock -u 9
+
+cp -a "$share/results/." "$out/"
+[ ! -f "$share/guest-info" ] || cp "$share/guest-info" "$out/guest-info.txt"
+printf 'accel=%s\naio=%s\nwall_s=%s\n' "$accel" "$aio" "$elapsed" >> "$out/guest-info.txt"
+
+if [ $rc = 124 ] || [ $rc = 137 ]; then
+	tail -n 20 "$out/console.log" >&2
+	log "guest: TIMEOUT after $tmo s ($run)"
+	echo 124 > "$out/exit-code"
+	exit 124
+fi
+if [ ! -f "$share/exit-code" ]; then
+	tail -n 40 "$out/console.log" >&2
+	log "guest: no exit code from $run (qemu status $rc): the guest crashed or init failed; see $out/console.log"
+	exit 125
+fi
+code=$(cat "$share/exit-code")
+[[ $code =~ ^[0-9]+$ ]] || { log "guest: bad exit code '$code' from $run"; exit 125; }
+cp "$share/exit-code" "$out/exit-code"
+[ $rc = 0 ] || log "guest: qemu exited with status $rc after the script ended"
+boot=$(sed -n 's/^uptime_at_script_start_s=//p' "$out/guest-info.txt")
+log "guest: $run exit code $code; boot to script ${boot:-?} s (guest clock), whole run $elapsed s; results in $out"
+exit "$code"
