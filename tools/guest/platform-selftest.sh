@@ -1,0 +1,218 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# platform-selftest.sh - self-test of the test platform, runs in the guest.
+#
+# Usage (host): scripts/guest.sh --kernel BUILD_DIR --script platform-selftest.sh
+# or scripts/platform-test.sh, which also checks the results.
+#
+# With emu_cstates (table spr) loaded, for the menu and the teo governor:
+#  (a) current_driver is emu_cstates;
+#  (b) an idle CPU enters C6;
+#  (c) with pm_qos_resume_latency_us = 3 on that CPU, it enters no new C6
+#      (slack 1: an entry already in progress) but still enters C1E; the
+#      limit is restored to 0 after;
+#  (d) fio QD1 4k randread (io_uring, direct, 10 s) on /dev/vda with C6
+#      allowed and with C6 disabled on every CPU: p50/p99 completion latency
+#      is printed and recorded, never asserted (TCG timing is noisy).
+# Also: an unknown table is refused, the spr table is as expected, as_nobody
+# works and a non-root write to pm_qos_resume_latency_us is refused, and
+# after unloading the module current_driver is none again.
+#
+# Results in $RESULTS_DIR: platform.tap, platform-latency.json,
+# platform-latency.txt, fio-GOV-c6-{allowed,disabled}.json and
+# idle-GOV-CASE.txt (per CPU, per state usage/time deltas).
+set -u
+. "$SHARE/lib.sh"
+
+GOVS="menu teo"
+TABLE=spr
+DISK=${DISK:-/dev/vda}
+QOS_US=3
+POKES=10	# wake-ups of the test CPU per observation window
+POKE_S=0.15	# seconds between them
+PLAN=$((6 + 9 * 2 + 1))
+
+tmp=$(mktemp -d)
+ncpu=$(nproc)
+cpu=$((ncpu - 1))			# the CPU under test; stays idle
+qos=$CPUS/cpu$cpu/power/pm_qos_resume_latency_us
+all_cpus=0-$((ncpu - 1))
+mkdir -p "$RESULTS_DIR"
+
+tap_init "$RESULTS_DIR/platform.tap" "$PLAN"
+tap_diag "kernel $(uname -r), $ncpu CPUs, test CPU $cpu, disk $DISK"
+
+# This shell runs on CPU 0 so that the CPU under test is idle.
+taskset -p -c 0 $$ >/dev/null
+
+# ---- the driver ---------------------------------------------------------
+
+tap_check "no cpuidle driver before emu_cstates is loaded" \
+	[ "$(idle_driver)" = none ]
+
+if emu_load bogus 2>/dev/null; then
+	emu_unload
+	tap_not_ok "emu_cstates table=bogus is refused"
+elif dmesg | grep -q "unknown table 'bogus'"; then
+	tap_ok "emu_cstates table=bogus is refused"
+else
+	tap_not_ok "emu_cstates table=bogus is refused (no message in dmesg)"
+fi
+
+tap_check "emu_cstates table=$TABLE loads" emu_load "$TABLE"
+
+want="POLL:0/0 C1:1/1 C1E:2/4 C6:290/800"
+got=$(for s in "$CPUS/cpu$cpu"/cpuidle/state*; do
+	echo "$(cat "$s/name"):$(cat "$s/latency")/$(cat "$s/residency")"
+done | tr '\n' ' ' | sed 's/ $//')
+tap_check "$TABLE table (name:exit/residency us) is $want" [ "$got" = "$want" ]
+[ "$got" = "$want" ] || tap_diag "got: $got"
+
+tap_check "as_nobody runs as uid 65534" [ "$(as_nobody 'id -u')" = 65534 ]
+
+if as_nobody "echo $QOS_US > $qos" 2>/dev/null; then
+	tap_not_ok "non-root write to cpu$cpu pm_qos_resume_latency_us is refused"
+	echo 0 > "$qos"
+else
+	tap_check "non-root write to cpu$cpu pm_qos_resume_latency_us is refused" \
+		[ "$(cat "$qos")" = 0 ]
+fi
+
+# ---- per governor -------------------------------------------------------
+
+# observe NAME - poke the test CPU and keep the per-state deltas in
+# $tmp/before, $tmp/after and $RESULTS_DIR/idle-NAME.txt.
+observe() {
+	idle_snap "$tmp/before"
+	poke_cpu "$cpu" "$POKES" "$POKE_S"
+	idle_snap "$tmp/after"
+	idle_delta "$tmp/before" "$tmp/after" > "$RESULTS_DIR/idle-$1.txt"
+}
+
+delta() {
+	idle_usage_delta "$tmp/before" "$tmp/after" "$1" "$2" || echo -1
+}
+
+in_range() {
+	[ "$1" -ge "$2" ] && [ "$1" -le "$3" ]
+}
+
+json_rows=""
+text_rows=""
+
+# fio_case GOV allowed|disabled
+fio_case() {
+	_gov=$1 _c6=$2
+	_json=$RESULTS_DIR/fio-$_gov-c6-$_c6.json
+	idle_snap "$tmp/before"
+	fio_qd1 "$_gov-c6-$_c6" "$DISK" "$_json" 2> "$tmp/fio.err"
+	_rc=$?
+	idle_snap "$tmp/after"
+	idle_delta "$tmp/before" "$tmp/after" > "$RESULTS_DIR/idle-$_gov-fio-c6-$_c6.txt"
+	_c6n=$(delta all C6)
+	_c1en=$(delta all C1E)
+	_sum=""
+	[ $_rc = 0 ] && _sum=$(fio_summary "$_json")
+	if [ -n "$_sum" ]; then
+		# shellcheck disable=SC2086
+		set -- $_sum
+		tap_ok "$_gov: fio with C6 $_c6: p50 $1 us, p99 $2 us (C6 entries +$_c6n)"
+		_row="\"p50_us\": $1, \"p99_us\": $2, \"mean_us\": $3, \"iops\": $4"
+		text_rows="$text_rows$(printf '%-8s  %-8s  %8s  %8s  %8s  %6s  %10s  %11s' \
+			"$_gov" "$_c6" "$1" "$2" "$3" "$4" "$_c6n" "$_c1en")
+"
+	else
+		tap_not_ok "$_gov: fio with C6 $_c6 (rc $_rc)"
+		sed 's/^/# fio: /' "$tmp/fio.err"
+		_row="\"p50_us\": null, \"p99_us\": null, \"mean_us\": null, \"iops\": null"
+		text_rows="$text_rows$(printf '%-8s  %-8s  %8s  %8s  %8s  %6s  %10s  %11s' \
+			"$_gov" "$_c6" - - - - "$_c6n" "$_c1en")
+"
+	fi
+	json_rows="$json_rows${json_rows:+,
+}    {\"governor\": \"$_gov\", \"c6\": \"$_c6\", $_row, \"c6_entries\": $_c6n, \"c1e_entries\": $_c1en}"
+	FIO_C6N=$_c6n
+}
+
+for gov in $GOVS; do
+	# (a)
+	if gov_set "$gov" && [ "$(idle_driver)" = emu_cstates ]; then
+		tap_ok "$gov: governor set, current_driver is emu_cstates"
+	else
+		tap_not_ok "$gov: governor $(cat "$CPUIDLE/current_governor"), driver $(idle_driver)"
+	fi
+
+	# (b)
+	observe "$gov-free"
+	n=$(delta "$cpu" C6)
+	tap_check "$gov: idle cpu$cpu enters C6 (+$n in ${POKES} wake-ups)" [ "$n" -gt 0 ]
+
+	# (c)
+	echo "$QOS_US" > "$qos"
+	observe "$gov-qos$QOS_US"
+	n=$(delta "$cpu" C6)
+	m=$(delta "$cpu" C1E)
+	echo 0 > "$qos"
+	tap_check "$gov: cpu$cpu resume latency ${QOS_US} us: no new C6 (+$n, slack 1)" \
+		in_range "$n" 0 1
+	tap_check "$gov: cpu$cpu resume latency ${QOS_US} us: C1E still entered (+$m)" \
+		[ "$m" -gt 0 ]
+	tap_check "$gov: cpu$cpu pm_qos_resume_latency_us restored to 0" \
+		[ "$(cat "$qos")" = 0 ]
+
+	# (d) fio runs on all CPUs, like an application would.
+	taskset -p -c "$all_cpus" $$ >/dev/null
+	fio_case "$gov" allowed
+	if state_write_all C6 disable 1; then
+		fio_case "$gov" disabled
+		tap_check "$gov: C6 disabled on every CPU: not entered (+$FIO_C6N, slack $ncpu)" \
+			in_range "$FIO_C6N" 0 "$ncpu"
+	else
+		tap_not_ok "$gov: fio with C6 disabled (cannot disable C6)"
+		tap_not_ok "$gov: C6 disabled on every CPU: not entered"
+	fi
+	state_write_all C6 disable 0
+	dis=$(for c in $(cpu_ids); do state_read "$c" C6 disable; done | sort -u | tr '\n' ' ')
+	tap_check "$gov: C6 enabled again on every CPU" [ "$dis" = "0 " ]
+	taskset -p -c 0 $$ >/dev/null
+done
+
+# ---- the latency table --------------------------------------------------
+
+{
+	echo "{"
+	echo "  \"kernel\": \"$(uname -r)\","
+	echo "  \"cpus\": $ncpu,"
+	echo "  \"table\": \"$TABLE\","
+	echo "  \"device\": \"$DISK\","
+	echo "  \"fio\": \"randread bs=4k iodepth=1 ioengine=io_uring direct=1 runtime=${FIO_RUNTIME}s\","
+	echo "  \"latency\": \"completion latency (clat), microseconds\","
+	echo "  \"results\": ["
+	echo "$json_rows"
+	echo "  ]"
+	echo "}"
+} > "$RESULTS_DIR/platform-latency.json"
+
+{
+	echo "fio QD1 4k randread (io_uring, direct, ${FIO_RUNTIME} s) on $DISK," \
+		"emu_cstates table $TABLE, kernel $(uname -r)"
+	echo "completion latency in us; printed, not asserted (TCG timing is noisy)"
+	echo
+	printf '%-8s  %-8s  %8s  %8s  %8s  %6s  %10s  %11s\n' \
+		governor C6 p50 p99 mean IOPS "C6 entries" "C1E entries"
+	printf '%s' "$text_rows"
+} > "$RESULTS_DIR/platform-latency.txt"
+cat "$RESULTS_DIR/platform-latency.txt"
+
+# ---- unload -------------------------------------------------------------
+
+if emu_unload; then
+	tap_check "emu_cstates unloads, current_driver is none again" \
+		[ "$(idle_driver)" = none ]
+else
+	tap_not_ok "emu_cstates unloads (rmmod failed)"
+fi
+
+rm -rf "$tmp"
+tap_end
