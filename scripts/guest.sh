@@ -18,7 +18,8 @@
 #     reused while its inputs are unchanged);
 #  3. makes a fresh 9p share under $WORK/shares/ holding tools/guest/*, the
 #     module, and $BASE_DIR/tools/testing/selftests/block/ (as
-#     selftests/block/) when the checked out kernel tree has it;
+#     selftests/block/, with kselftest/ktap_helpers.sh beside it) when
+#     the checked out kernel tree has it;
 #  4. makes a 1 GiB raw disk in /dev/shm ($GUEST_DISK_DIR), the guest's
 #     /dev/vda (virtio-blk, cache=none, aio=io_uring if QEMU supports it,
 #     else threads), removed afterwards;
@@ -174,8 +175,9 @@ disk=$(mktemp "$disk_dir/guest-$name.XXXXXX")
 cp -a "$TOP/tools/guest/." "$share/"
 cp "$module" "$share/"
 if [ -d "$selftests" ]; then
-	mkdir -p "$share/selftests"
+	mkdir -p "$share/selftests/kselftest"
 	cp -a "$selftests" "$share/selftests/block"
+	cp "$selftests/../kselftest/ktap_helpers.sh" "$share/selftests/kselftest/"
 fi
 [ -z "$src_script" ] || cp "$src_script" "$share/$run"
 mkdir -p "$share/results"
