@@ -13,6 +13,9 @@ BASE_SUITE=trixie-backports
 BASE_DIR=${BASE_DIR:-$WORK/linux}          # git tree: branch "baseline" + branch "series"
 BUILD=$WORK/build-test          # O= folder of the test kernel
 BUILD_DEBUG=$WORK/build-debug   # O= folder of the debug kernel
+# Held by every kernel build (2 cores: never two at once); override to share
+# one lock between several clones on a machine.
+BUILD_LOCK=${BUILD_LOCK:-$WORK/build.lock}
 JOBS=${JOBS:-$(nproc)}
 
 log() { printf '[%s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }

@@ -13,7 +13,7 @@
 #
 # Steps:
 #  1. builds tools/emu-cstates against BUILD_DIR in $WORK/emu-cstates/KEY
-#     (under $WORK/build.lock; reused while its inputs are unchanged);
+#     (under $BUILD_LOCK; reused while its inputs are unchanged);
 #  2. builds the initramfs $WORK/initramfs/KEY.cpio.gz (scripts/initramfs.sh;
 #     reused while its inputs are unchanged);
 #  3. makes a fresh 9p share under $WORK/shares/ holding tools/guest/*, the
@@ -28,7 +28,7 @@
 #     uses KVM only if a probe boot under KVM worked on this host (the
 #     result is cached in $WORK/accel-probe), else TCG (-cpu max,
 #     thread=multi).
-#     --lock holds $WORK/build.lock shared while the guest runs: no kernel
+#     --lock holds $BUILD_LOCK shared while the guest runs: no kernel
 #     build (they hold it exclusively) competes for the CPUs, which latency
 #     numbers under TCG need; it waits for a running build first.
 # The guest's init (tools/guest/init) mounts the share at /mnt/share, runs
@@ -136,8 +136,8 @@ build_module() {
 	rm -rf "$dir"
 	mkdir -p "$dir"
 	cp "$src/emu_cstates.c" "$src/Kbuild" "$src/Makefile" "$dir/"
-	log "guest: building emu_cstates.ko for $build (waits for $WORK/build.lock)"
-	if ! flock "$WORK/build.lock" make -C "$build" M="$dir" modules >"$dir/build.log" 2>&1; then
+	log "guest: building emu_cstates.ko for $build (waits for $BUILD_LOCK)"
+	if ! flock "$BUILD_LOCK" make -C "$build" M="$dir" modules >"$dir/build.log" 2>&1; then
 		cat "$dir/build.log" >&2
 		die "emu_cstates.ko: build failed"
 	fi
@@ -217,9 +217,9 @@ qemu_run() {
 }
 
 if [ "$lock" = 1 ]; then
-	exec 9>>"$WORK/build.lock"
+	exec 9>>"$BUILD_LOCK"
 	if ! flock -n -s 9; then
-		log "guest: waiting for the kernel build holding $WORK/build.lock"
+		log "guest: waiting for the kernel build holding $BUILD_LOCK"
 		flock -s 9
 	fi
 fi

@@ -5,7 +5,7 @@
 #
 # Contents: busybox-static (every applet as a link), bash, fio and the shared
 # libraries ldd lists for them, the kernel modules of BUILD_DIR (an O= kernel
-# build; modules_install with INSTALL_MOD_STRIP=1, under $WORK/build.lock),
+# build; modules_install with INSTALL_MOD_STRIP=1, under $BUILD_LOCK),
 # /init from tools/guest/init, /etc/passwd and /etc/group with root and the
 # unprivileged user nobody (uid/gid 65534).
 #
@@ -115,9 +115,9 @@ EOT
 printf '/bin/sh\n/bin/bash\n' > "$root/etc/shells"
 
 if [ $modules = yes ]; then
-	log "initramfs: modules_install from $build (waits for $WORK/build.lock)"
+	log "initramfs: modules_install from $build (waits for $BUILD_LOCK)"
 	mkdir -p "$WORK"
-	flock "$WORK/build.lock" make -s -C "$build" INSTALL_MOD_PATH="$root" \
+	flock "$BUILD_LOCK" make -s -C "$build" INSTALL_MOD_PATH="$root" \
 		INSTALL_MOD_STRIP=1 modules_install >/dev/null ||
 		die "modules_install from $build failed"
 	[ -d "$root/lib/modules/$release" ] || die "modules_install left no lib/modules/$release"

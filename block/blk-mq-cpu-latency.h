@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef BLK_MQ_CPU_LATENCY_H
+#define BLK_MQ_CPU_LATENCY_H
+
+#include <linux/blk-mq.h>
+
+/* request_queue->cpu_lat_mode: off, automatic, or an explicit limit in us. */
+#define BLK_MQ_CPU_LAT_OFF	0
+#define BLK_MQ_CPU_LAT_AUTO	(-1)
+#define BLK_MQ_CPU_LAT_MAX_US	1000000
+
+struct blk_mq_cpu_lat;
+struct seq_file;
+
+#ifdef CONFIG_BLK_MQ_CPU_LATENCY
+#if IS_ENABLED(CONFIG_KUNIT)
+unsigned long blk_mq_cpu_lat_hold_left(unsigned long now,
+				       unsigned long last_issue,
+				       unsigned long hold);
+#endif
+void __blk_mq_cpu_lat_issue(struct blk_mq_cpu_lat *cl);
+void blk_mq_cpu_lat_exit_hctx(struct blk_mq_hw_ctx *hctx);
+void blk_mq_cpu_lat_remap(struct request_queue *q);
+int blk_mq_cpu_lat_set_mode(struct request_queue *q, int mode);
+int blk_mq_cpu_lat_parse(const char *buf, int *mode);
+ssize_t blk_mq_cpu_lat_show(struct request_queue *q, char *page);
+int blk_mq_cpu_lat_debugfs_show(struct blk_mq_hw_ctx *hctx, struct seq_file *m);
+
+/**
+ * blk_mq_cpu_lat_issue - Note that a request is issued on @hctx.
+ * @hctx: hardware queue the request is issued on.
+ *
+ * Called for every request from blk_mq_start_request(). With the feature
+ * off this is one predictable branch.
+ */
+static inline void blk_mq_cpu_lat_issue(struct blk_mq_hw_ctx *hctx)
+{
+	if (unlikely(hctx->cpu_lat))
+		__blk_mq_cpu_lat_issue(hctx->cpu_lat);
+}
+#else
+static inline void blk_mq_cpu_lat_issue(struct blk_mq_hw_ctx *hctx) { }
+static inline void blk_mq_cpu_lat_exit_hctx(struct blk_mq_hw_ctx *hctx) { }
+static inline void blk_mq_cpu_lat_remap(struct request_queue *q) { }
+#endif /* CONFIG_BLK_MQ_CPU_LATENCY */
+
+#endif /* BLK_MQ_CPU_LATENCY_H */

@@ -1,0 +1,28 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# build.sh test|debug - configure and build the guest kernel from the tree
+# checked out in $BASE_DIR (normally branch `series'): the test kernel in
+# $BUILD (scripts/configs/test.config) or the debug kernel in $BUILD_DEBUG
+# (test.config + debug.config). Incremental when the build folder exists.
+# Holds $BUILD_LOCK: never two kernel builds at once.
+set -euo pipefail
+. "$(dirname "$0")/common.sh"
+
+case ${1:-} in
+test)	b=$BUILD; frags=("$TOP/scripts/configs/test.config") ;;
+debug)	b=$BUILD_DEBUG; frags=("$TOP/scripts/configs/test.config" "$TOP/scripts/configs/debug.config") ;;
+*)	die "usage: build.sh test|debug" ;;
+esac
+
+[ -d "$BASE_DIR" ] || die "no kernel tree in $BASE_DIR (run scripts/baseline.sh)"
+mkdir -p "$WORK"
+exec 9> "$BUILD_LOCK"
+flock 9
+"$TOP/scripts/kconfig.sh" "$BASE_DIR" "$b" "${frags[@]}"
+log "build: $1 kernel in $b (-j$JOBS)"
+make -s -C "$BASE_DIR" O="$b" -j"$JOBS" > "$b/build.log" 2>&1 || {
+	tail -40 "$b/build.log" >&2
+	die "build: $1 kernel failed (log: $b/build.log)"
+}
+log "build: $(make -s -C "$BASE_DIR" O="$b" kernelrelease) in $b/arch/x86/boot/bzImage"
