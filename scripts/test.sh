@@ -63,7 +63,7 @@ critical deps "$TOP/scripts/deps.sh"
 critical baseline "$TOP/scripts/baseline.sh"
 step series bash -c "'$TOP/scripts/series.sh' check && '$TOP/scripts/series.sh' selftest-check"
 critical apply "$TOP/scripts/series.sh" apply
-critical checks "$TOP/scripts/checks.sh"
+step checks "$TOP/scripts/checks.sh"
 step kunit "$TOP/scripts/kunit.sh"
 step platform "$TOP/scripts/platform-test.sh"
 step kselftest "$TOP/scripts/kselftest.sh"
