@@ -2,7 +2,7 @@
 /*
  * KUnit test for blk-mq CPU latency QoS (blk-mq-cpu-latency.c).
  *
- * The parser and the hold period are tested as functions. The state machine
+ * The parser is tested as a function. The state machine
  * is driven through a real request queue of a minimal blk-mq driver with one
  * hardware queue, and observed where it matters: the resume latency PM QoS
  * of the CPU devices.
@@ -70,33 +70,32 @@ static void blk_mq_cpu_lat_parse_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mode, c->ret ? 12345 : c->mode);
 }
 
-static void blk_mq_cpu_lat_hold_test(struct kunit *test)
-{
-	KUNIT_EXPECT_EQ(test, blk_mq_cpu_lat_hold_left(100, 100, 2), 2UL);
-	KUNIT_EXPECT_EQ(test, blk_mq_cpu_lat_hold_left(101, 100, 2), 1UL);
-	KUNIT_EXPECT_EQ(test, blk_mq_cpu_lat_hold_left(102, 100, 2), 0UL);
-	KUNIT_EXPECT_EQ(test, blk_mq_cpu_lat_hold_left(5000, 100, 2), 0UL);
-	/* jiffies wrap around */
-	KUNIT_EXPECT_EQ(test, blk_mq_cpu_lat_hold_left(0, ULONG_MAX, 2), 1UL);
-	KUNIT_EXPECT_EQ(test, blk_mq_cpu_lat_hold_left(1, ULONG_MAX, 2), 0UL);
-}
+struct test_ctx {
+	struct blk_mq_tag_set set;
+	struct gendisk *disk;
+	bool hold;		/* keep the next request in flight */
+	struct request *held;	/* the request kept in flight */
+};
 
-/* A blk-mq driver that completes every request at once. */
+/*
+ * A blk-mq driver that completes every request at once, or keeps it in
+ * flight while the test asks it to.
+ */
 static blk_status_t test_queue_rq(struct blk_mq_hw_ctx *hctx,
 				  const struct blk_mq_queue_data *bd)
 {
+	struct test_ctx *ctx = hctx->queue->queuedata;
+
 	blk_mq_start_request(bd->rq);
-	blk_mq_end_request(bd->rq, BLK_STS_OK);
+	if (READ_ONCE(ctx->hold))
+		WRITE_ONCE(ctx->held, bd->rq);
+	else
+		blk_mq_end_request(bd->rq, BLK_STS_OK);
 	return BLK_STS_OK;
 }
 
 static const struct blk_mq_ops test_mq_ops = {
 	.queue_rq = test_queue_rq,
-};
-
-struct test_ctx {
-	struct blk_mq_tag_set set;
-	struct gendisk *disk;
 };
 
 static int test_init(struct kunit *test)
@@ -109,7 +108,7 @@ static int test_init(struct kunit *test)
 	ctx->set.queue_depth = 4;
 	ctx->set.numa_node = NUMA_NO_NODE;
 	KUNIT_ASSERT_EQ(test, blk_mq_alloc_tag_set(&ctx->set), 0);
-	ctx->disk = blk_mq_alloc_disk(&ctx->set, NULL, NULL);
+	ctx->disk = blk_mq_alloc_disk(&ctx->set, NULL, ctx);
 	if (IS_ERR(ctx->disk)) {
 		blk_mq_free_tag_set(&ctx->set);
 		KUNIT_FAIL(test, "blk_mq_alloc_disk: %pe", ctx->disk);
@@ -139,13 +138,34 @@ static int test_set_mode(struct request_queue *q, int mode)
 	return ret;
 }
 
-static void test_issue(struct kunit *test, struct request_queue *q)
+static enum rq_end_io_ret test_end_io(struct request *rq, blk_status_t error,
+				      const struct io_comp_batch *iob)
 {
-	struct request *rq = blk_mq_alloc_request(q, REQ_OP_DRV_IN, 0);
+	return RQ_END_IO_FREE;
+}
+
+/* Issue one request and keep it in flight until test_complete(). */
+static void test_start(struct kunit *test, struct test_ctx *ctx)
+{
+	struct request *rq = blk_mq_alloc_request(ctx->disk->queue,
+						  REQ_OP_DRV_IN, 0);
+	int i;
 
 	KUNIT_ASSERT_FALSE(test, IS_ERR(rq));
-	KUNIT_EXPECT_EQ(test, blk_execute_rq(rq, false), BLK_STS_OK);
-	blk_mq_free_request(rq);
+	rq->end_io = test_end_io;
+	WRITE_ONCE(ctx->held, NULL);
+	WRITE_ONCE(ctx->hold, true);
+	blk_execute_rq_nowait(rq, false);
+	for (i = 0; i < 1000 && !READ_ONCE(ctx->held); i++)
+		usleep_range(1000, 2000);
+	KUNIT_ASSERT_NOT_NULL(test, READ_ONCE(ctx->held));
+}
+
+static void test_complete(struct test_ctx *ctx)
+{
+	WRITE_ONCE(ctx->hold, false);
+	blk_mq_end_request(ctx->held, BLK_STS_OK);
+	ctx->held = NULL;
 }
 
 /* Resume latency limit of @cpu now in force, from every request. */
@@ -195,23 +215,32 @@ static void blk_mq_cpu_lat_cycle_test(struct kunit *test)
 	for_each_test_cpu(cpu, q)
 		KUNIT_EXPECT_GT(test, cpu_resume_latency(cpu), TEST_LIMIT_US);
 
-	/* The first request raises every CPU of the hctx... */
-	test_issue(test, q);
+	/*
+	 * The first request raises every CPU of the hctx, and they stay raised
+	 * while it is in flight, however long...
+	 */
+	test_start(test, ctx);
 	for_each_test_cpu(cpu, q)
 		KUNIT_EXPECT_TRUE_MSG(test, wait_resume_latency(cpu, TEST_LIMIT_US),
 				      "CPU%u not raised", cpu);
+	msleep(50);
+	for_each_test_cpu(cpu, q)
+		KUNIT_EXPECT_EQ_MSG(test, cpu_resume_latency(cpu), TEST_LIMIT_US,
+				    "CPU%u relaxed with I/O in flight", cpu);
 
 	/* ...idle beyond the hold period relaxes them... */
+	test_complete(ctx);
 	for_each_test_cpu(cpu, q)
 		KUNIT_EXPECT_TRUE_MSG(test, wait_resume_latency(cpu, NO_LIMIT),
 				      "CPU%u not relaxed", cpu);
 
 	/* ...and the next busy period raises them again. */
-	test_issue(test, q);
+	test_start(test, ctx);
 	for_each_test_cpu(cpu, q)
 		KUNIT_EXPECT_TRUE(test, wait_resume_latency(cpu, TEST_LIMIT_US));
+	test_complete(ctx);
 
-	/* Disabling while raised removes every request at once. */
+	/* Disabling removes every request at once. */
 	KUNIT_ASSERT_EQ(test, test_set_mode(q, BLK_MQ_CPU_LAT_OFF), 0);
 	for_each_test_cpu(cpu, q)
 		KUNIT_EXPECT_EQ(test, cpu_resume_latency(cpu),
@@ -231,9 +260,10 @@ static void blk_mq_cpu_lat_teardown_test(struct kunit *test)
 	unsigned int cpu;
 
 	KUNIT_ASSERT_EQ(test, test_set_mode(q, TEST_LIMIT_US), 0);
-	test_issue(test, q);
+	test_start(test, ctx);
 	for_each_test_cpu(cpu, q)
 		KUNIT_EXPECT_TRUE(test, wait_resume_latency(cpu, TEST_LIMIT_US));
+	test_complete(ctx);
 
 	put_disk(ctx->disk);
 	blk_mq_free_tag_set(&ctx->set);
@@ -263,7 +293,6 @@ static void blk_mq_cpu_lat_bad_mode_test(struct kunit *test)
 
 static struct kunit_case blk_mq_cpu_lat_test_cases[] = {
 	KUNIT_CASE_PARAM(blk_mq_cpu_lat_parse_test, parse_gen_params),
-	KUNIT_CASE(blk_mq_cpu_lat_hold_test),
 	KUNIT_CASE(blk_mq_cpu_lat_cycle_test),
 	KUNIT_CASE(blk_mq_cpu_lat_teardown_test),
 	KUNIT_CASE(blk_mq_cpu_lat_bad_mode_test),

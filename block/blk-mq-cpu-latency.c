@@ -18,10 +18,10 @@
  * %DEV_PM_QOS_RESUME_LATENCY request for each CPU in its mask:
  *
  * - **Busy edge.** blk_mq_start_request() calls blk_mq_cpu_lat_issue(). If
- *   the hctx is already raised, that is one load and, at most once per jiffy,
- *   one store of the time of the last issue: no atomic operation, no lock and
- *   no iteration over CPUs or requests. Otherwise the first request of a busy
- *   period sets the hctx's ACTIVE bit and queues its work item.
+ *   the hctx is already raised, that is two loads and, at most once per hold
+ *   period, one store that marks the hctx as issued: no atomic operation, no
+ *   lock and no iteration over CPUs or requests. Otherwise the first request
+ *   of a busy period sets the hctx's ACTIVE bit and queues its work item.
  *
  * - **Raise.** dev_pm_qos_*() take a mutex, so the requests are raised by the
  *   hctx's work item in process context, once per busy period: to the limit
@@ -33,9 +33,12 @@
  *   misses: they may still pay one deep-state exit, as an idle CPU is not
  *   woken up to apply the new limit.
  *
- * - **Hold and relax.** The work item re-arms itself until no request was
- *   issued for %BLK_MQ_CPU_LAT_HOLD_MS and none is in flight, then updates
- *   the requests to %PM_QOS_RESUME_LATENCY_NO_CONSTRAINT. The hold period
+ * - **Hold and relax.** The work item runs once per hold period
+ *   (%BLK_MQ_CPU_LAT_HOLD_MS plus one jiffy) and takes the issued mark. Once a
+ *   whole period went by without a request being issued and none is in
+ *   flight, it updates the requests to %PM_QOS_RESUME_LATENCY_NO_CONSTRAINT.
+ *   Counting whole periods rather than comparing time stamps keeps a busy
+ *   hctx raised even when the timer runs late. The hold period
  *   keeps a steady stream of I/O with short gaps from updating the requests
  *   for every request; it is short compared to the time deep idle states need
  *   to pay off, so an idle queue lets its CPUs sleep deeply again.
@@ -77,7 +80,6 @@
 #include <linux/string.h>
 #include <linux/sysfs.h>
 #include <linux/workqueue.h>
-#include <kunit/visibility.h>
 
 #include "blk.h"
 #include "blk-mq.h"
@@ -106,7 +108,8 @@ struct blk_mq_cpu_lat_cpu {
 /**
  * struct blk_mq_cpu_lat - CPU latency QoS state of one hardware queue.
  * @state: %BLK_MQ_CPU_LAT_ACTIVE.
- * @last_issue: jiffies of the latest issue, written at most once per jiffy.
+ * @issued: requests were issued since @work last looked; set by issuers
+ *	only when clear, i.e. at most once per hold period.
  * @raised: the requests hold their limits.
  * @misses: requests issued while the limits were not raised (statistics).
  * @hctx: the hardware queue.
@@ -124,7 +127,7 @@ struct blk_mq_cpu_lat_cpu {
  */
 struct blk_mq_cpu_lat {
 	unsigned long state;
-	unsigned long last_issue;
+	unsigned long issued;
 	bool raised;
 	unsigned long misses;
 
@@ -143,26 +146,9 @@ struct blk_mq_cpu_lat {
 /* Serializes attaching and detaching against debugfs readers. */
 static DEFINE_MUTEX(blk_mq_cpu_lat_mutex);
 
-/**
- * blk_mq_cpu_lat_hold_left - Time left in the hold period.
- * @now: current time in jiffies.
- * @last_issue: time of the latest issue in jiffies.
- * @hold: hold period in jiffies.
- *
- * Return: jiffies until @hold has passed since @last_issue, 0 if it has.
- */
-VISIBLE_IF_KUNIT unsigned long blk_mq_cpu_lat_hold_left(unsigned long now,
-							unsigned long last_issue,
-							unsigned long hold)
-{
-	unsigned long idle = now - last_issue;
-
-	return idle < hold ? hold - idle : 0;
-}
-
 /*
- * The hold period in jiffies. @last_issue has jiffy resolution, so one more
- * jiffy guarantees at least %BLK_MQ_CPU_LAT_HOLD_MS of idleness.
+ * The hold period in jiffies. A timer of N jiffies may fire after N - 1 full
+ * jiffies, so one more guarantees at least %BLK_MQ_CPU_LAT_HOLD_MS.
  */
 static unsigned long blk_mq_cpu_lat_hold(void)
 {
@@ -258,9 +244,6 @@ static void blk_mq_cpu_lat_work_fn(struct work_struct *work)
 {
 	struct blk_mq_cpu_lat *cl = container_of(to_delayed_work(work),
 						 struct blk_mq_cpu_lat, work);
-	unsigned long seen = READ_ONCE(cl->last_issue);
-	unsigned long hold = blk_mq_cpu_lat_hold();
-	unsigned long left;
 
 	/* Being freed: blk_mq_cpu_lat_free() removes the requests. */
 	if (READ_ONCE(cl->detached))
@@ -269,11 +252,10 @@ static void blk_mq_cpu_lat_work_fn(struct work_struct *work)
 	if (!cl->raised)
 		blk_mq_cpu_lat_raise(cl);
 
-	left = blk_mq_cpu_lat_hold_left(jiffies, seen, hold);
-	if (!left && blk_mq_cpu_lat_inflight(cl))
-		left = hold;
-	if (left) {
-		kblockd_mod_delayed_work_on(WORK_CPU_UNBOUND, &cl->work, left);
+	/* Hold while requests were issued in the last period or are in flight. */
+	if (xchg(&cl->issued, 0) || blk_mq_cpu_lat_inflight(cl)) {
+		kblockd_mod_delayed_work_on(WORK_CPU_UNBOUND, &cl->work,
+					    blk_mq_cpu_lat_hold());
 		return;
 	}
 
@@ -281,12 +263,12 @@ static void blk_mq_cpu_lat_work_fn(struct work_struct *work)
 
 	/*
 	 * A request issued while the requests were being relaxed saw the hctx
-	 * active and only stamped @last_issue: start a new busy period for it.
+	 * raised and only marked it issued: start a new busy period for it.
 	 */
 	clear_bit(BLK_MQ_CPU_LAT_ACTIVE, &cl->state);
-	/* Order clearing ACTIVE before re-reading @last_issue. */
+	/* Order clearing ACTIVE before reading @issued. */
 	smp_mb__after_atomic();
-	if (READ_ONCE(cl->last_issue) != seen)
+	if (READ_ONCE(cl->issued))
 		blk_mq_cpu_lat_kick(cl);
 }
 
@@ -298,10 +280,8 @@ static void blk_mq_cpu_lat_work_fn(struct work_struct *work)
  */
 void __blk_mq_cpu_lat_issue(struct blk_mq_cpu_lat *cl)
 {
-	unsigned long now = jiffies;
-
-	if (READ_ONCE(cl->last_issue) != now)
-		WRITE_ONCE(cl->last_issue, now);
+	if (!READ_ONCE(cl->issued))
+		WRITE_ONCE(cl->issued, 1);
 	if (likely(READ_ONCE(cl->raised)))
 		return;
 
@@ -342,7 +322,6 @@ static struct blk_mq_cpu_lat *blk_mq_cpu_lat_alloc(struct blk_mq_hw_ctx *hctx,
 	cl->hctx = hctx;
 	cl->q = hctx->queue;
 	cl->mode = mode;
-	cl->last_issue = jiffies;
 	INIT_DELAYED_WORK(&cl->work, blk_mq_cpu_lat_work_fn);
 	INIT_WORK(&cl->free_work, blk_mq_cpu_lat_free_fn);
 	return cl;

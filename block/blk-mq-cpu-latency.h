@@ -13,11 +13,6 @@ struct blk_mq_cpu_lat;
 struct seq_file;
 
 #ifdef CONFIG_BLK_MQ_CPU_LATENCY
-#if IS_ENABLED(CONFIG_KUNIT)
-unsigned long blk_mq_cpu_lat_hold_left(unsigned long now,
-				       unsigned long last_issue,
-				       unsigned long hold);
-#endif
 void __blk_mq_cpu_lat_issue(struct blk_mq_cpu_lat *cl);
 void blk_mq_cpu_lat_exit_hctx(struct blk_mq_hw_ctx *hctx);
 void blk_mq_cpu_lat_remap(struct request_queue *q);
