@@ -1,0 +1,169 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# torture.sh [--long] [--build DIR] [--badinput-only] [--no-lock] [--guest-args ARGS]
+#
+# Reliability run of the cpu_latency_qos series: boots the kernel of DIR
+# (default $BUILD_DEBUG, the debug kernel with lockdep, KASAN, kmemleak,
+# DEBUG_ATOMIC_SLEEP, DEBUG_OBJECTS and DEBUG_LIST) under QEMU and runs
+# tools/guest/torture.sh in it, which first runs the bad-input table
+# (tools/guest/badinput.sh) and then the torture run: fio on null_blk
+# devices throughout while the attribute is toggled, CPU1 goes offline and
+# online, submit_queues/poll_queues change, devices are created and deleted
+# under I/O, the I/O scheduler, the cpuidle governor and the emulated
+# cpuidle driver (with its state table) change. Afterwards it checks that
+# every CPU is back to no constraint (debugfs, the balance of the
+# dev_pm_qos trace events, C6 used again), kmemleak and the kernel log.
+#
+#   (default)        short run (CI): 60-240 s of torture until the quotas
+#                    are met (1000 toggles, 50 CPU1 hotplug cycles, ...);
+#                    about 5 minutes in all on the debug kernel under TCG
+#                    (boot 75 s, bad-input table 10 s, checks 60 s)
+#   --long           15-19 minutes of torture with 8-10 times the quotas
+#                    (about 18 minutes in all)
+#   --build DIR      the kernel build folder to boot (also works with the
+#                    normal kernel: the debug-only checks then see nothing)
+#   --badinput-only  boot only to run the bad-input table
+#   --no-lock        do not wait for kernel builds (guest.sh --lock is the
+#                    default: TCG needs the CPUs)
+#   --guest-args ARGS  more variables for tools/guest/torture.sh, e.g.
+#                    "torture_skip=nrq" to leave out a worker whose known
+#                    report would switch lockdep off for the rest of the run
+#
+# Prints one "PASS name" or "FAIL name: why" line per check, the bad-input
+# table, the counts of the run and, on a failure, the evidence (report
+# excerpts, the console log path); exits non-zero if any check failed.
+# Results: $RESULTS/torture-short/, $RESULTS/torture-long/ (with
+# --guest-args: torture-MODE-ARGS/) or $RESULTS/badinput/ (see
+# tools/guest/torture.sh for the files). Known gap: the bad-input table
+# cannot issue a zero-length write(2) from busybox; its "empty" row is an
+# open and close without any write.
+set -euo pipefail
+. "$(dirname "$0")/common.sh"
+
+usage() {
+	sed -n '4,4s/^# //p' "$0" >&2
+	exit 2
+}
+
+mode=short build="" bi_only=0 lock=--lock gargs=""
+while [ $# -gt 0 ]; do
+	case $1 in
+	--long) mode=long; shift ;;
+	--build) build=${2:?}; shift 2 ;;
+	--badinput-only) bi_only=1; shift ;;
+	--no-lock) lock=""; shift ;;
+	--guest-args) gargs=${2?}; shift 2 ;;
+	-h|--help) usage ;;
+	*) echo "unknown argument: $1" >&2; usage ;;
+	esac
+done
+build=${build:-$BUILD_DEBUG}
+[ -f "$build/arch/x86/boot/bzImage" ] || die "no kernel in $build (not built yet?)"
+# The debug kernel is built in the background: use it only once its build
+# log ends with rc=0.
+blog=$WORK/$(basename "$build").log
+if [ "$(realpath "$build")" = "$(realpath -m "$BUILD_DEBUG")" ] && [ -f "$blog" ] &&
+	[ "$(tail -n 1 "$blog")" != rc=0 ]; then
+	die "$build is still being built (no rc=0 at the end of $blog)"
+fi
+
+fails=0
+pass() { echo "PASS $*"; }
+fail() { echo "FAIL $*"; fails=$((fails + 1)); }
+
+# Kernel log lines that are a report: lockdep, KASAN, might_sleep, WARN,
+# BUG, Oops, debugobjects, list corruption, RCU stall, hung task, kmemleak.
+report_pat='WARNING:|BUG:|Oops|general protection fault|Kernel panic|ODEBUG|list_(add|del) corruption|detected stall|INFO: task .* blocked|new suspected memory leaks'
+
+# tap_verdicts FILE WHAT - one PASS/FAIL line per TAP result of FILE.
+tap_verdicts() {
+	local f=$1 what=$2 l
+	if [ ! -s "$f" ]; then
+		fail "$what: no results ($f)"
+		return
+	fi
+	while IFS= read -r l; do
+		case $l in
+		"ok "*) pass "$what: ${l#ok * - }" ;;
+		"not ok "*) fail "$what: ${l#not ok * - }" ;;
+		esac
+	done < "$f"
+}
+
+if [ $bi_only = 1 ]; then
+	name=badinput script=badinput.sh tmo=300 append=""
+else
+	name=torture-$mode script=torture.sh
+	if [ $mode = long ]; then tmo=2400; else tmo=900; fi
+	append="torture_mode=$mode${gargs:+ $gargs}"
+	# A run with other guest arguments keeps its own results.
+	[ -z "$gargs" ] || name=$name-$(printf '%s' "$gargs" | tr -c 'A-Za-z0-9,' '-')
+fi
+out=$RESULTS/$name
+log "torture: $name on $(basename "$build") (results in $out)"
+start=$SECONDS
+rc=0
+timed "$name" "$TOP/scripts/guest.sh" --kernel "$build" --script "$script" --out "$out" \
+	--timeout "$tmo" ${lock:+"$lock"} --append "log_buf_len=8M${append:+ $append}" || rc=$?
+wall=$((SECONDS - start))
+[ -f "$out/console.log" ] || die "torture: no guest output in $out"
+
+# ---- the bad-input table ------------------------------------------------
+if [ -f "$out/badinput.md" ]; then
+	echo
+	cat "$out/badinput.md"
+	echo
+fi
+if [ -f "$out/badinput.tap" ]; then
+	nok=$(grep -c '^ok ' "$out/badinput.tap" || true)
+	nnot=$(grep -c '^not ok ' "$out/badinput.tap" || true)
+	if [ "$nnot" = 0 ] && [ "$nok" -gt 0 ]; then
+		pass "badinput ($(basename "$build")): all $nok checks as expected"
+	else
+		fail "badinput ($(basename "$build")): $nnot of $((nok + nnot)) checks differ from the expectation:"
+		grep '^not ok ' "$out/badinput.tap" | sed 's/^/    /'
+	fi
+else
+	fail "badinput: no results ($out/badinput.tap)"
+fi
+
+# ---- the torture run ----------------------------------------------------
+if [ $bi_only = 0 ]; then
+	tap_verdicts "$out/torture.tap" "torture $mode"
+	if [ -f "$out/torture-counts.txt" ]; then
+		echo
+		cat "$out/torture-counts.txt"
+		echo
+	fi
+	if [ -s "$out/hang.txt" ]; then
+		fail "torture $mode: hang, stacks in $out/hang.txt"
+		head -n 60 "$out/hang.txt" | sed 's/^/    /'
+	fi
+	if [ -s "$out/errors.txt" ]; then
+		echo "unexpected operation errors ($out/errors.txt):"
+		head -n 20 "$out/errors.txt" | sed 's/^/    /'
+	fi
+fi
+
+# The console holds the whole kernel log even when the guest crashed or
+# hung before it could save dmesg.
+con=$out/console.log
+kpat="^\[ *[0-9]+\.[0-9]+\] .*($report_pat)"
+if grep -Eaq "$kpat" "$con"; then
+	fail "kernel log ($con): $(grep -Eac "$kpat" "$con") report lines:"
+	grep -Ea "$kpat" "$con" | sed 's/^/    /' | head -n 10
+	echo "  the first report (without '?' frames):"
+	tr -d '\r' < "$con" | awk -v pat="$kpat" '$0 ~ pat { p = 1 } p && !/\]  \? / { print "    " $0; n++ } n >= 90 || (p && /<\/TASK>/) { exit }'
+else
+	pass "kernel log: no lockdep, KASAN, might_sleep, WARN, BUG, Oops, ODEBUG, stall or leak report on the console"
+fi
+
+case $rc in
+0) pass "guest run: exit 0 ($wall s wall time)" ;;
+124) fail "guest run: timeout after $tmo s (hang?): $con"; tail -n 30 "$con" | sed 's/^/    /' ;;
+125) fail "guest run: the guest crashed or its init failed: $con"; tail -n 40 "$con" | sed 's/^/    /' ;;
+*) fail "guest run: exit $rc ($wall s wall time; $out)" ;;
+esac
+echo "wall time: $wall s; results: $out"
+[ $fails = 0 ]
