@@ -54,7 +54,7 @@
 #    corruption, RCU stall or hung task report.
 #
 # Quotas (short / long): toggles 1000/8000, hotplug cycles 50/400,
-# nrq 20/150, createdel 15/150, sched 20/150, gov 20/150, driver 8/60; the
+# nrq 20/150, createdel 15/60, sched 20/150, gov 20/150, driver 8/60; the
 # run lasts at least 60/900 s and ends when every quota is met, or after
 # 240/1140 s (a quota not met is a failure). torture_skip=KIND,... leaves
 # workers out (e.g. one whose known lockdep report would switch lockdep
@@ -73,7 +73,7 @@ MODE=${torture_mode:-short}
 case $MODE in
 long)
 	MIN_S=900 MAX_S=1140
-	q_toggle=8000 q_hotplug=400 q_nrq=150 q_createdel=150 q_sched=150
+	q_toggle=8000 q_hotplug=400 q_nrq=150 q_createdel=60 q_sched=150
 	q_gov=150 q_driver=60
 	TRACE_KB=65536 FIO_CHUNK=60
 	;;
@@ -531,8 +531,14 @@ ios() {
 }
 
 field() { # FILE N - Nth counter of a worker's counter file
-	_n=$2
-	set -- $(cat "$1" 2>/dev/null) 0 0 0 0 0
+	_n=$2 _c="" _i=0
+	[ -f "$1" ] || _i=5
+	# A file caught while its worker rewrites it reads empty: read again.
+	while [ -z "$_c" ] && [ $_i -lt 5 ]; do
+		read -r _c < "$1" 2>/dev/null
+		_i=$((_i + 1))
+	done
+	set -- $_c 0 0 0 0 0
 	shift $((_n - 1))
 	echo "$1"
 }
@@ -967,9 +973,11 @@ D=$RESULTS_DIR/dmesg.txt
 # WARN() is "WARNING: <file>:<line> at <function>" (older kernels:
 # "WARNING: CPU: ..." or "WARNING: at ...").
 # One WARN is known from the baseline kernel, not from the series:
-# group_cpus_evenly() sees the online mask change under it when null_blk
-# maps a new device's queues while a CPU goes offline. It is counted and
-# shown, but does not fail the run.
+# WARN_ON_ONCE(ngroups > ncpus) in __group_cpus_evenly() (lib/group_cpus.c),
+# seen once (long run) when null_blk mapped a new device's queues in
+# blk_mq_map_queues() while CPU1 went offline. Why the CPU count was short
+# is not established (it copies cpu_present_mask, which a soft offline
+# does not change). It is counted and shown, but does not fail the run.
 known='WARNING: lib/group_cpus.c:[0-9]+ at __group_cpus_evenly'
 warn='WARNING: ([^ ]+:[0-9]+ at |CPU: |at )'
 n_known=$(grep -Ec "$known" "$D")
