@@ -17,30 +17,12 @@ if git -C "$BASE_DIR" rev-parse -q --verify baseline >/dev/null 2>&1; then
 fi
 
 APT=$WORK/apt
-rm -rf "$APT"
-mkdir -p "$APT"/{lists/partial,cache/archives/partial,etc/preferences.d,etc/apt.conf.d,deb}
-
-# The mirror: first Debian URI in the system's deb822 or one-line sources.
-uri=$(awk 'tolower($1)=="uris:" {print $2; exit}' /etc/apt/sources.list.d/*.sources 2>/dev/null || true)
-if [ -z "$uri" ]; then
-	uri=$(grep -hE '^deb[[:space:]]' /etc/apt/sources.list.d/*.list /etc/apt/sources.list 2>/dev/null |
-	      awk '$2 ~ /debian\/?$/ {print $2; exit}' || true)
-fi
-[ -n "$uri" ] || die "no Debian mirror found in /etc/apt/sources.list.d/"
+temp_apt "$APT"
+mkdir -p "$APT/deb"
 
 cat > "$APT/etc/sources.list" <<EOT
-deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $uri $BASE_SUITE main
+deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $MIRROR $BASE_SUITE main
 EOT
-aptopts=(-o "Dir::Etc::SourceList=$APT/etc/sources.list"
-	 -o "Dir::Etc::SourceParts=$APT/etc/none"
-	 -o "Dir::Etc::Preferences=$APT/etc/preferences"
-	 -o "Dir::Etc::PreferencesParts=$APT/etc/preferences.d"
-	 -o "Dir::State=$APT" -o "Dir::State::Lists=$APT/lists"
-	 -o "Dir::State::status=$APT/status"
-	 -o "Dir::Cache=$APT/cache" -o "APT::Get::List-Cleanup=0"
-	 -o "Debug::NoLocking=1")
-: > "$APT/status"
-
 log "baseline: apt-get update ($BASE_SUITE, temporary config)"
 apt-get "${aptopts[@]}" -qq update
 avail=$(apt-cache "${aptopts[@]}" madison "$BASE_PKG" | awk -F'|' '{gsub(/ /,"",$2); print $2}' | tr '\n' ' ')

@@ -50,21 +50,6 @@ usage() {
 	exit 2
 }
 
-# need_pkgs PKG... - apt-get install the Debian packages that are missing.
-need_pkgs() {
-	local p missing=()
-	for p in "$@"; do
-		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q ' installed$' ||
-			missing+=("$p")
-	done
-	[ ${#missing[@]} -eq 0 ] && return 0
-	[ "$(id -u)" = 0 ] || die "missing packages: ${missing[*]} (run as root to install them)"
-	log "apt-get install ${missing[*]}"
-	apt-get update -qq
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-		"${missing[@]}" >/dev/null
-}
-
 kernel="" script="" out="" tmo=900 append="" smp=2 accel=auto keep=0 lock=0
 while [ $# -gt 0 ]; do
 	case $1 in

@@ -27,21 +27,6 @@ usage() {
 	exit 2
 }
 
-# need_pkgs PKG... - apt-get install the Debian packages that are missing.
-need_pkgs() {
-	local p missing=()
-	for p in "$@"; do
-		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q ' installed$' ||
-			missing+=("$p")
-	done
-	[ ${#missing[@]} -eq 0 ] && return 0
-	[ "$(id -u)" = 0 ] || die "missing packages: ${missing[*]} (run as root to install them)"
-	log "apt-get install ${missing[*]}"
-	apt-get update -qq
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-		"${missing[@]}" >/dev/null
-}
-
 [ $# -eq 2 ] || usage
 [ -d "$1" ] || die "no kernel build folder $1"
 build=$(realpath "$1")

@@ -23,42 +23,9 @@ case ${1:-} in
 esac
 
 BRANCH=${SERIES_BRANCH:-series}
-LOCK=${BUILD_LOCK:-$WORK/build.lock}
 KUNITCONFIG=$TOP/tools/kunit/cpulat.kunitconfig
 KBUILD=$WORK/kunit-x86
 OUT=$RESULTS/kunit
-
-# Install bookworm packages that are missing (apt-get update once first).
-need_pkgs() {
-	local p missing=()
-	for p in "$@"; do
-		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
-			missing+=("$p")
-	done
-	[ ${#missing[@]} = 0 ] && return 0
-	log "apt-get install ${missing[*]}"
-	DEBIAN_FRONTEND=noninteractive apt-get -qq update >&2
-	DEBIAN_FRONTEND=noninteractive apt-get -qq install -y \
-		--no-install-recommends "${missing[@]}" >&2
-}
-
-# Hold the build lock from now on, unless an ancestor (`flock build.lock
-# scripts/kunit.sh') already holds it.
-hold_lock() {
-	local ino pid p
-	mkdir -p "$(dirname "$LOCK")"
-	: >> "$LOCK"
-	ino=$(stat -c %i "$LOCK")
-	for pid in $(awk -v i="$ino" '$2 == "FLOCK" { n = split($6, a, ":"); if (a[n] == i) print $5 }' /proc/locks); do
-		p=$$
-		while [ -n "$p" ] && [ "$p" != 0 ]; do
-			[ "$p" = "$pid" ] && return 0
-			p=$(awk '$1 == "PPid:" {print $2}' "/proc/$p/status" 2>/dev/null || true)
-		done
-	done
-	exec 9>>"$LOCK"
-	flock -n 9 || { log "waiting for $LOCK"; flock 9; }
-}
 
 need_pkgs python3 qemu-system-x86 qemu-system-data util-linux mount \
 	gcc make flex bison bc libelf-dev libssl-dev

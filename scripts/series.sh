@@ -31,30 +31,11 @@ PATCHES=$TOP/patches
 SERIES=$TOP/series
 COVER=0000-cover-letter.patch
 BRANCH=${SERIES_BRANCH:-series}
-LOCK=${BUILD_LOCK:-$WORK/build.lock}
 # Folders at the top of the repo that hold copies (and nothing else).
 COPY_DIRS=(Documentation arch block drivers fs include init kernel lib mm net
 	   samples security sound tools/testing virt)
 
 gk() { git -C "$BASE_DIR" "$@"; }
-
-# Hold the build lock for the rest of this process, unless an ancestor (e.g.
-# `flock build.lock scripts/series.sh apply', or checks.sh) already holds it.
-hold_lock() {
-	local ino pid p
-	mkdir -p "$(dirname "$LOCK")"
-	: >> "$LOCK"
-	ino=$(stat -c %i "$LOCK")
-	for pid in $(awk -v i="$ino" '$2 == "FLOCK" { n = split($6, a, ":"); if (a[n] == i) print $5 }' /proc/locks); do
-		p=$$
-		while [ -n "$p" ] && [ "$p" != 0 ]; do
-			[ "$p" = "$pid" ] && return 0
-			p=$(awk '$1 == "PPid:" {print $2}' "/proc/$p/status" 2>/dev/null || true)
-		done
-	done
-	exec 9>>"$LOCK"
-	flock -n 9 || { log "waiting for $LOCK"; flock 9; }
-}
 
 need_tree() {
 	[ -d "$BASE_DIR/.git" ] || die "no kernel tree at $BASE_DIR (run scripts/baseline.sh)"

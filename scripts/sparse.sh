@@ -23,20 +23,6 @@ SPARSE_MIN=0.6.5
 OUT=$WORK/sparse
 APT=$WORK/apt-src
 
-# Install bookworm packages that are missing (apt-get update once first).
-need_pkgs() {
-	local p missing=()
-	for p in "$@"; do
-		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
-			missing+=("$p")
-	done
-	[ ${#missing[@]} = 0 ] && return 0
-	log "apt-get install ${missing[*]}"
-	DEBIAN_FRONTEND=noninteractive apt-get -qq update >&2
-	DEBIAN_FRONTEND=noninteractive apt-get -qq install -y \
-		--no-install-recommends "${missing[@]}" >&2
-}
-
 # Does this sparse binary accept what the 7.3 headers use?
 usable() {
 	local bin=$1 t
@@ -58,29 +44,12 @@ fi
 
 need_pkgs ca-certificates dpkg-dev xz-utils gcc make libc6-dev
 
-# The mirror: first Debian URI in the system's deb822 or one-line sources.
-uri=$(awk 'tolower($1)=="uris:" {print $2; exit}' /etc/apt/sources.list.d/*.sources 2>/dev/null || true)
-if [ -z "$uri" ]; then
-	uri=$(grep -hE '^deb[[:space:]]' /etc/apt/sources.list.d/*.list /etc/apt/sources.list 2>/dev/null |
-	      awk '$2 ~ /debian\/?$/ {print $2; exit}' || true)
-fi
-[ -n "$uri" ] || die "no Debian mirror found in /etc/apt/sources.list.d/"
-
-rm -rf "$APT"
-mkdir -p "$APT"/{lists/partial,cache/archives/partial,etc/preferences.d,src}
-: > "$APT/status"
-aptopts=(-o "Dir::Etc::SourceList=$APT/etc/sources.list"
-	 -o "Dir::Etc::SourceParts=$APT/etc/none"
-	 -o "Dir::Etc::Preferences=$APT/etc/preferences"
-	 -o "Dir::Etc::PreferencesParts=$APT/etc/preferences.d"
-	 -o "Dir::State=$APT" -o "Dir::State::Lists=$APT/lists"
-	 -o "Dir::State::status=$APT/status"
-	 -o "Dir::Cache=$APT/cache" -o "APT::Get::List-Cleanup=0"
-	 -o "Debug::NoLocking=1" -o "APT::Sandbox::User=root")
+temp_apt "$APT"
+mkdir -p "$APT/src"
 
 ver=
 for suite in $SPARSE_SUITES; do
-	echo "deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $uri $suite main" \
+	echo "deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $MIRROR $suite main" \
 		> "$APT/etc/sources.list"
 	log "sparse: apt-get update ($suite sources, temporary config)"
 	apt-get "${aptopts[@]}" -qq update >&2 || { log "sparse: $suite: update failed"; continue; }
