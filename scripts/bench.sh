@@ -506,7 +506,7 @@ plot() {
 
 table=spr quick=0 reps="" runtime="" pairs="" poll=1 out="" report_only=""
 queues="" quiet_wait=120
-build=$WORK/build-dev
+build=$BUILD
 while [ $# -gt 0 ]; do
 	case $1 in
 	--table) table=${2:?}; shift 2 ;;
