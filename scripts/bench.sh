@@ -3,6 +3,7 @@
 #
 # bench.sh [--table spr|skx|icx|amd] [--quick] [--reps N] [--runtime S]
 #          [--pairs N] [--queues N] [--no-poll] [--quiet-wait S]
+#          [--govs LIST] [--configs LIST] [--workloads LIST]
 #          [--build DIR] [--out DIR]
 # bench.sh --report DIR
 #
@@ -50,6 +51,10 @@
 # The guests boot with tsc=reliable (see below) and, for idle=poll, with
 # idle=poll.
 #
+# --govs, --configs and --workloads (comma lists) run a part of the matrix,
+# e.g. --govs menu --configs auto,c6off --workloads qd1,qd1-cpu0; a workload
+# is a job file tools/bench/NAME.fio.
+#
 # --queues N boots with virtio_blk.num_request_queues=N (default: one queue
 # per vCPU, each hctx covering one CPU; with 1 queue the hctx covers both
 # CPUs, so auto constrains both while busy).
@@ -58,7 +63,7 @@ set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
 usage() {
-	sed -n '4,7s/^# //p' "$0" >&2
+	sed -n '4,8s/^# //p' "$0" >&2
 	exit 2
 }
 
@@ -73,7 +78,7 @@ def pct($d; $k; $p): if $d == null then null
 def div($a; $b): if $a == null or $b == null then null
 	elif $b == 0 then (if $a == 0 then 0 else null end) else $a / $b end;
 ($info.deep_states // []) as $deep
-| (($f.jobs // []) | map(dir)) as $d
+| (($f.jobs // []) | map(select((."job options".ioengine // "") != "cpuio") | dir)) as $d
 | (if ($d | length) > 0 and $m.fio_rc == 0 then $d else null end) as $d
 | ($m.idle_us | add) as $it
 | ($m.idle_after_us | add) as $at
@@ -235,6 +240,9 @@ function f(k, v) {
 	if (k == "e") return (v == 0 ? "0" : sprintf("%.2g", v))
 	return v
 }
+function pct(v) {
+	return (v < 0.1 ? sprintf("%.2g%%", v) : sprintf("%.1f%%", v))
+}
 function fmt(k, med, lo, hi, n) {
 	if (med == "null" || med == "") return "-"
 	if (n == 1 || f(k, lo) == f(k, hi)) return f(k, med)
@@ -366,8 +374,8 @@ markdown() {
 				v = fmt(kind, $4, $5, $6, $7); op = $8; goal = $9
 				if ($10 == "true") st = "met"
 				else if (op == "<=" && goal == 0) st = "MISSED (" f("e", $4) " > 0)"
-				else if (op == "<=") st = sprintf("MISSED by %.1f%%", ($4 / goal - 1) * 100)
-				else st = sprintf("MISSED by %.1f%%", (1 - $4 / goal) * 100)
+				else if (op == "<=") st = "MISSED by " pct(($4 / goal - 1) * 100)
+				else st = "MISSED by " pct((1 - $4 / goal) * 100)
 			}
 			printf "| %s | %s | %s | %s | %s %s | %s |\n", $1, $2, $3, v, op, goal, st
 		}'
@@ -506,6 +514,8 @@ plot() {
 
 table=spr quick=0 reps="" runtime="" pairs="" poll=1 out="" report_only=""
 queues="" quiet_wait=120
+govs="menu teo" configs="off auto c6off dmalat"
+workloads="qd1 qd1-think200us qd1-think20ms qd32"
 build=$BUILD
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -517,6 +527,9 @@ while [ $# -gt 0 ]; do
 	--no-poll) poll=0; shift ;;
 	--queues) queues=${2:?}; shift 2 ;;
 	--quiet-wait) quiet_wait=${2:?}; shift 2 ;;
+	--govs) govs=$(echo "${2:?}" | tr ',' ' '); shift 2 ;;
+	--configs) configs=$(echo "${2:?}" | tr ',' ' '); shift 2 ;;
+	--workloads) workloads=$(echo "${2:?}" | tr ',' ' '); shift 2 ;;
 	--build) build=${2:?}; shift 2 ;;
 	--out) out=${2:?}; shift 2 ;;
 	--report) report_only=${2:?}; shift 2 ;;
@@ -545,6 +558,16 @@ after=1
 [[ $pairs =~ ^[0-9]+$ ]] || die "--pairs wants a number, got $pairs"
 [[ $quiet_wait =~ ^[0-9]+$ ]] || die "--quiet-wait wants seconds, got $quiet_wait"
 [ -z "$queues" ] || [[ $queues =~ ^[1-9][0-9]*$ ]] || die "--queues wants a number, got $queues"
+for g in $govs; do
+	case $g in menu|teo|ladder|haltpoll) ;; *) die "--govs: unknown governor '$g'" ;; esac
+done
+for c in $configs; do
+	case $c in off|auto|c6off|dmalat) ;; *) die "--configs: unknown configuration '$c' (off, auto, c6off, dmalat)" ;; esac
+done
+for w in $workloads; do
+	[ -f "$TOP/tools/bench/$w.fio" ] || die "--workloads: no job file tools/bench/$w.fio"
+done
+[ -n "$govs" ] && [ -n "$configs" ] && [ -n "$workloads" ] || die "--govs, --configs and --workloads want a non-empty list"
 [ "$runtime" -ge 2 ] || die "--runtime must be at least 2 s"
 [ -d "$build" ] || die "no kernel build folder $build"
 if [ -z "$out" ]; then
@@ -579,8 +602,8 @@ wrapper() {
 		echo "export bench_mode=guest bench_idle=$2 bench_table=$table"
 		echo "export bench_reps=$reps bench_runtime=$runtime bench_steady=$steady"
 		echo "export bench_after=$after bench_pairs=$pairs bench_null_runtime=$null_runtime"
-		echo "export bench_govs='menu teo' bench_configs='off auto c6off dmalat'"
-		echo "export bench_workloads='qd1 qd1-think200us qd1-think20ms qd32'"
+		echo "export bench_govs='$govs' bench_configs='$configs'"
+		echo "export bench_workloads='$workloads'"
 		echo "export bench_jobs=/tmp/bench-jobs bench_readonly=1"
 		echo 'mkdir -p "$bench_jobs"'
 		for f in "$TOP"/tools/bench/*.fio; do
@@ -602,11 +625,13 @@ other_qemu() {
 # boot NAME IDLE [APPEND] - one guest run into OUT/guest-NAME.
 boot() {
 	local name=$1 idle=$2 append=${3:-} cells est rc=0 s waited=0 sampler
+	local nwl
+	nwl=$(echo $workloads | wc -w)
 	wrapper "$out/.wrap/bench-$name.sh" "$idle"
 	if [ "$idle" = poll ]; then
-		cells=$((reps * 4))
+		cells=$((reps * nwl))
 	else
-		cells=$((reps * 2 * 4 * 4 + 2 * pairs))
+		cells=$((reps * $(echo $govs | wc -w) * $(echo $configs | wc -w) * nwl + 2 * pairs))
 	fi
 	est=$((cells * (runtime + after + 3) + 120))
 	# Other guests share the host CPUs: wait a while for them to end.
