@@ -514,8 +514,7 @@ plot() {
 
 table=spr quick=0 reps="" runtime="" pairs="" poll=1 out="" report_only=""
 queues="" quiet_wait=120
-govs="menu teo" configs="off auto c6off dmalat"
-workloads="qd1 qd1-think200us qd1-think20ms qd32"
+govs="menu teo" configs=$BENCH_CONFIGS workloads=$BENCH_WORKLOADS
 build=$BUILD
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -562,7 +561,7 @@ for g in $govs; do
 	case $g in menu|teo|ladder|haltpoll) ;; *) die "--govs: unknown governor '$g'" ;; esac
 done
 for c in $configs; do
-	case $c in off|auto|c6off|dmalat) ;; *) die "--configs: unknown configuration '$c' (off, auto, c6off, dmalat)" ;; esac
+	[[ " $BENCH_CONFIGS " == *" $c "* ]] || die "--configs: unknown configuration '$c' ($BENCH_CONFIGS)"
 done
 for w in $workloads; do
 	[ -f "$TOP/tools/bench/$w.fio" ] || die "--workloads: no job file tools/bench/$w.fio"
@@ -581,15 +580,8 @@ out=$(realpath -m "$out")
 need_pkgs jq gnuplot-nox
 
 # OUT: replaced, but only when this script made it.
-if [ -e "$out" ]; then
-	if [ -f "$out/.bench-run" ] || [ -z "$(ls -A "$out")" ]; then
-		rm -rf "$out"
-	else
-		die "$out exists and was not made by bench.sh: choose another --out"
-	fi
-fi
+own_out "$out" .bench-run
 mkdir -p "$out/.wrap"
-touch "$out/.bench-run"
 
 # wrapper FILE IDLE - the guest script: settings, the job files, then
 # tools/guest/bench.sh (in the share, like every file of tools/guest/).

@@ -17,6 +17,10 @@ BUILD_DEBUG=$WORK/build-debug   # O= folder of the debug kernel
 # one lock between several clones on a machine.
 BUILD_LOCK=${BUILD_LOCK:-$WORK/build.lock}
 JOBS=${JOBS:-$(nproc)}
+# The benchmark matrix (scripts/bench.sh, scripts/host-bench.sh): the
+# configurations and the fio job files of tools/bench/ run by default.
+BENCH_CONFIGS="off auto c6off dmalat"
+BENCH_WORKLOADS="qd1 qd1-think200us qd1-think20ms qd32"
 
 log() { printf '[%s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
@@ -95,4 +99,20 @@ temp_apt() {
 		 -o "Dir::State::status=$dir/status"
 		 -o "Dir::Cache=$dir/cache" -o "APT::Get::List-Cleanup=0"
 		 -o "Debug::NoLocking=1" -o "APT::Sandbox::User=root")
+}
+
+# own_out DIR MARK - make DIR an empty output folder owned by the calling
+# script: an existing DIR is replaced only when it is empty or holds MARK
+# (left by an earlier run of a script using MARK); otherwise die.
+own_out() {
+	local dir=$1 mark=$2
+	if [ -e "$dir" ]; then
+		if [ -f "$dir/$mark" ] || [ -z "$(ls -A "$dir")" ]; then
+			rm -rf "$dir"
+		else
+			die "$dir exists and was not made by $(basename "$0"): choose another --out"
+		fi
+	fi
+	mkdir -p "$dir"
+	touch "$dir/$mark"
 }

@@ -99,15 +99,7 @@ mkdir -p "$WORK"
 key=$(basename "$build")-$(printf '%s' "$build" | sha256sum | cut -c1-8)
 
 # OUT: replaced, but only when guest.sh made it.
-if [ -e "$out" ]; then
-	if [ -f "$out/.guest-run" ] || [ -z "$(ls -A "$out")" ]; then
-		rm -rf "$out"
-	else
-		die "$out exists and was not made by guest.sh: choose another --out"
-	fi
-fi
-mkdir -p "$out"
-touch "$out/.guest-run"
+own_out "$out" .guest-run
 
 # ---- 1. the emulated cpuidle driver ----------------------------------------
 build_module() {

@@ -121,17 +121,10 @@ fi
 need_pkgs fio jq gnuplot-nox
 
 out=$(realpath -m "${out:-$RESULTS/host-bench}")
-if [ -e "$out" ]; then
-	if [ -f "$out/.bench-run" ] || [ -z "$(ls -A "$out")" ]; then
-		rm -rf "$out"
-	else
-		die "$out exists and was not made by host-bench.sh: choose another --out"
-	fi
-fi
+own_out "$out" .bench-run
 mkdir -p "$out/host"
-touch "$out/.bench-run"
 
-workloads="qd1 qd1-think200us qd1-think20ms qd32"
+workloads=$BENCH_WORKLOADS
 readonly_flag=1
 if [ $write = 1 ]; then
 	workloads="$workloads qd1-write qd32-write"
@@ -144,7 +137,7 @@ start=$SECONDS
 rc=0
 env SHARE="$TOP/tools/guest" RESULTS_DIR="$out/host" \
 	bench_mode=host bench_idle=cpuidle bench_table=host bench_dev="$dev" \
-	bench_govs="${govs//,/ }" bench_configs="off auto c6off dmalat" \
+	bench_govs="${govs//,/ }" bench_configs="$BENCH_CONFIGS" \
 	bench_workloads="$workloads" bench_jobs="$TOP/tools/bench" \
 	bench_reps="$reps" bench_runtime="$runtime" bench_steady=1 bench_after=1 \
 	bench_pairs=0 bench_readonly=$readonly_flag \
