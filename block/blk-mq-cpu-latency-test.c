@@ -2,19 +2,23 @@
 /*
  * KUnit test for blk-mq CPU latency QoS (blk-mq-cpu-latency.c).
  *
- * The parser is tested as a function. The state machine
- * is driven through a real request queue of a minimal blk-mq driver with one
- * hardware queue, and observed where it matters: the resume latency PM QoS
- * of the CPU devices.
+ * The parser is tested as a function. The state machine is driven through a
+ * real request queue of a minimal blk-mq driver, and observed where it
+ * matters: the resume latency PM QoS of the CPU devices. The hold period is
+ * lengthened to %TEST_HOLD_MS so that "still raised" can be checked well
+ * inside it; "relaxed" is awaited with an upper bound. A fake cpuidle driver
+ * gives "auto" and the clamp of explicit limits a state table.
  */
 
 #include <kunit/test.h>
 #include <linux/blk-mq.h>
 #include <linux/blkdev.h>
 #include <linux/cpu.h>
+#include <linux/cpuidle.h>
 #include <linux/delay.h>
 #include <linux/pm_qos.h>
 
+#include "blk-mq.h"
 #include "blk-mq-cpu-latency.h"
 
 struct parse_case {
@@ -70,11 +74,20 @@ static void blk_mq_cpu_lat_parse_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mode, c->ret ? 12345 : c->mode);
 }
 
+/* Long enough to check "still raised" well inside it under emulation. */
+#define TEST_HOLD_MS	1000
+/* Relaxed at the latest two hold periods after the last request. */
+#define TEST_RELAX_MS	(3 * TEST_HOLD_MS)
+#define TEST_LIMIT_US	4242
+#define NO_LIMIT	PM_QOS_RESUME_LATENCY_NO_CONSTRAINT
+
 struct test_ctx {
 	struct blk_mq_tag_set set;
 	struct gendisk *disk;
 	bool hold;		/* keep the next request in flight */
 	struct request *held;	/* the request kept in flight */
+	unsigned int saved_hold_ms;
+	struct cpuidle_driver *drv;	/* registered fake cpuidle driver */
 };
 
 /*
@@ -114,6 +127,8 @@ static int test_init(struct kunit *test)
 		KUNIT_FAIL(test, "blk_mq_alloc_disk: %pe", ctx->disk);
 		return PTR_ERR(ctx->disk);
 	}
+	ctx->saved_hold_ms = blk_mq_cpu_lat_hold_ms;
+	WRITE_ONCE(blk_mq_cpu_lat_hold_ms, TEST_HOLD_MS);
 	test->priv = ctx;
 	return 0;
 }
@@ -124,18 +139,14 @@ static void test_exit(struct kunit *test)
 
 	if (!ctx)
 		return;
-	put_disk(ctx->disk);
-	blk_mq_free_tag_set(&ctx->set);
-}
-
-static int test_set_mode(struct request_queue *q, int mode)
-{
-	int ret;
-
-	down_write(&q->tag_set->update_nr_hwq_lock);
-	ret = blk_mq_cpu_lat_set_mode(q, mode);
-	up_write(&q->tag_set->update_nr_hwq_lock);
-	return ret;
+	if (ctx->disk) {
+		blk_mq_cpu_lat_set_mode(ctx->disk->queue, BLK_MQ_CPU_LAT_OFF);
+		put_disk(ctx->disk);
+		blk_mq_free_tag_set(&ctx->set);
+	}
+	if (ctx->drv)
+		cpuidle_unregister(ctx->drv);
+	WRITE_ONCE(blk_mq_cpu_lat_hold_ms, ctx->saved_hold_ms);
 }
 
 static enum rq_end_io_ret test_end_io(struct request *rq, blk_status_t error,
@@ -168,85 +179,315 @@ static void test_complete(struct test_ctx *ctx)
 	ctx->held = NULL;
 }
 
+/* Issue one request that completes at once. */
+static void test_issue(struct kunit *test, struct test_ctx *ctx)
+{
+	struct request *rq = blk_mq_alloc_request(ctx->disk->queue,
+						  REQ_OP_DRV_IN, 0);
+
+	KUNIT_ASSERT_FALSE(test, IS_ERR(rq));
+	KUNIT_EXPECT_TRUE(test, blk_execute_rq(rq, false) == BLK_STS_OK);
+	blk_mq_free_request(rq);
+}
+
+/* Two requests within a hold period: a stream. */
+static void test_stream(struct kunit *test, struct test_ctx *ctx)
+{
+	test_issue(test, ctx);
+	test_issue(test, ctx);
+}
+
 /* Resume latency limit of @cpu now in force, from every request. */
 static s32 cpu_resume_latency(unsigned int cpu)
 {
 	return dev_pm_qos_raw_resume_latency(get_cpu_device(cpu));
 }
 
-/* Wait up to a second for @cpu's resume latency to become @value. */
-static bool wait_resume_latency(unsigned int cpu, s32 value)
+/* Wait up to @ms for @cpu's resume latency to become @value. */
+static bool wait_resume_latency(unsigned int cpu, s32 value, unsigned int ms)
 {
-	int i;
+	unsigned long end = jiffies + msecs_to_jiffies(ms);
 
-	for (i = 0; i < 1000; i++) {
+	do {
 		if (cpu_resume_latency(cpu) == value)
 			return true;
 		usleep_range(1000, 2000);
-	}
-	return false;
+	} while (time_before(jiffies, end));
+	return cpu_resume_latency(cpu) == value;
 }
 
-#define TEST_LIMIT_US	4242
-#define NO_LIMIT	PM_QOS_RESUME_LATENCY_NO_CONSTRAINT
-
-/* Every CPU of the queue's only hctx. */
+/*
+ * Every present CPU of the queue's first hctx: a possible CPU that is not
+ * present has no CPU device and gets no request.
+ */
 #define for_each_test_cpu(cpu, q) \
-	for_each_cpu(cpu, queue_hctx((q), 0)->cpumask)
+	for_each_cpu_and(cpu, queue_hctx((q), 0)->cpumask, cpu_present_mask)
 
-static void blk_mq_cpu_lat_cycle_test(struct kunit *test)
+static void expect_all(struct kunit *test, struct request_queue *q, s32 value,
+		       unsigned int ms, const char *what)
+{
+	unsigned int cpu, n = 0;
+
+	for_each_test_cpu(cpu, q) {
+		KUNIT_EXPECT_TRUE_MSG(test, wait_resume_latency(cpu, value, ms),
+				      "CPU%u %s: %d, expected %d", cpu, what,
+				      cpu_resume_latency(cpu), value);
+		n++;
+	}
+	KUNIT_EXPECT_GT_MSG(test, n, 0, "no present CPU in the hctx mask");
+}
+
+/* Right now, without waiting. */
+static void expect_now(struct kunit *test, struct request_queue *q, s32 value,
+		       const char *what)
+{
+	unsigned int cpu;
+
+	for_each_test_cpu(cpu, q)
+		KUNIT_EXPECT_EQ_MSG(test, cpu_resume_latency(cpu), value,
+				    "CPU%u %s", cpu, what);
+}
+
+static int fake_enter(struct cpuidle_device *dev, struct cpuidle_driver *drv,
+		      int index)
+{
+	return index;
+}
+
+/* intel_idle's SPR table (auto: 289) and SKX's C1 at 2 us (floor: 2). */
+static struct cpuidle_driver fake_drivers[] = {
+	{
+		.name = "kunit_spr",
+		.states = {
+			{ .name = "C1", .exit_latency = 1, .target_residency = 1,
+			  .flags = CPUIDLE_FLAG_SHALLOW, .enter = fake_enter },
+			{ .name = "C1E", .exit_latency = 2, .target_residency = 4,
+			  .flags = CPUIDLE_FLAG_SHALLOW, .enter = fake_enter },
+			{ .name = "C6", .exit_latency = 290,
+			  .target_residency = 800,
+			  .flags = CPUIDLE_FLAG_TLB_FLUSHED, .enter = fake_enter },
+		},
+		.state_count = 3,
+	},
+	{
+		.name = "kunit_skx",
+		.states = {
+			{ .name = "C1", .exit_latency = 2, .target_residency = 2,
+			  .flags = CPUIDLE_FLAG_SHALLOW, .enter = fake_enter },
+			{ .name = "C1E", .exit_latency = 10,
+			  .target_residency = 20,
+			  .flags = CPUIDLE_FLAG_SHALLOW, .enter = fake_enter },
+			{ .name = "C6", .exit_latency = 133,
+			  .target_residency = 600,
+			  .flags = CPUIDLE_FLAG_TLB_FLUSHED, .enter = fake_enter },
+		},
+		.state_count = 3,
+	},
+};
+
+static void test_register_driver(struct kunit *test, struct test_ctx *ctx,
+				 struct cpuidle_driver *drv)
+{
+	if (cpuidle_get_driver())
+		kunit_skip(test, "cpuidle driver %s already registered",
+			   cpuidle_get_driver()->name);
+	drv->cpumask = (struct cpumask *)cpu_online_mask;
+	KUNIT_ASSERT_EQ(test, cpuidle_register(drv, NULL), 0);
+	ctx->drv = drv;
+}
+
+/* Enabled and idle: nothing is constrained, and the mode reads back. */
+static void blk_mq_cpu_lat_enable_test(struct kunit *test)
 {
 	struct test_ctx *ctx = test->priv;
 	struct request_queue *q = ctx->disk->queue;
 	char *buf = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
-	unsigned int cpu;
-
-	for_each_test_cpu(cpu, q)
-		KUNIT_ASSERT_GT_MSG(test, cpu_resume_latency(cpu), TEST_LIMIT_US,
-				    "CPU%u already constrained", cpu);
 
 	KUNIT_ASSERT_NOT_NULL(test, buf);
-	KUNIT_ASSERT_EQ(test, test_set_mode(q, TEST_LIMIT_US), 0);
+	expect_now(test, q, NO_LIMIT, "constrained before the test");
+	KUNIT_ASSERT_EQ(test, blk_mq_cpu_lat_set_mode(q, TEST_LIMIT_US), 0);
 	blk_mq_cpu_lat_show(q, buf);
 	KUNIT_EXPECT_STREQ(test, buf, "4242\n");
-
-	/* Enabled but idle: no constraint yet. */
-	msleep(20);
-	for_each_test_cpu(cpu, q)
-		KUNIT_EXPECT_GT(test, cpu_resume_latency(cpu), TEST_LIMIT_US);
-
-	/*
-	 * The first request raises every CPU of the hctx, and they stay raised
-	 * while it is in flight, however long...
-	 */
-	test_start(test, ctx);
-	for_each_test_cpu(cpu, q)
-		KUNIT_EXPECT_TRUE_MSG(test, wait_resume_latency(cpu, TEST_LIMIT_US),
-				      "CPU%u not raised", cpu);
 	msleep(50);
-	for_each_test_cpu(cpu, q)
-		KUNIT_EXPECT_EQ_MSG(test, cpu_resume_latency(cpu), TEST_LIMIT_US,
-				    "CPU%u relaxed with I/O in flight", cpu);
-
-	/* ...idle beyond the hold period relaxes them... */
-	test_complete(ctx);
-	for_each_test_cpu(cpu, q)
-		KUNIT_EXPECT_TRUE_MSG(test, wait_resume_latency(cpu, NO_LIMIT),
-				      "CPU%u not relaxed", cpu);
-
-	/* ...and the next busy period raises them again. */
-	test_start(test, ctx);
-	for_each_test_cpu(cpu, q)
-		KUNIT_EXPECT_TRUE(test, wait_resume_latency(cpu, TEST_LIMIT_US));
-	test_complete(ctx);
-
-	/* Disabling removes every request at once. */
-	KUNIT_ASSERT_EQ(test, test_set_mode(q, BLK_MQ_CPU_LAT_OFF), 0);
-	for_each_test_cpu(cpu, q)
-		KUNIT_EXPECT_EQ(test, cpu_resume_latency(cpu),
-				PM_QOS_RESUME_LATENCY_NO_CONSTRAINT);
+	expect_now(test, q, NO_LIMIT, "constrained while idle");
+	KUNIT_ASSERT_EQ(test, blk_mq_cpu_lat_set_mode(q, BLK_MQ_CPU_LAT_OFF), 0);
 	blk_mq_cpu_lat_show(q, buf);
 	KUNIT_EXPECT_STREQ(test, buf, "off\n");
+}
+
+/* A request alone (sparser than the hold period) raises nothing. */
+static void blk_mq_cpu_lat_sparse_test(struct kunit *test)
+{
+	struct test_ctx *ctx = test->priv;
+	struct request_queue *q = ctx->disk->queue;
+	int i;
+
+	WRITE_ONCE(blk_mq_cpu_lat_hold_ms, 20);
+	KUNIT_ASSERT_EQ(test, blk_mq_cpu_lat_set_mode(q, TEST_LIMIT_US), 0);
+	for (i = 0; i < 5; i++) {
+		test_issue(test, ctx);
+		msleep(100);
+		expect_now(test, q, NO_LIMIT, "raised by a sparse request");
+	}
+}
+
+/* The second request within a hold period raises every CPU of the hctx. */
+static void blk_mq_cpu_lat_stream_test(struct kunit *test)
+{
+	struct test_ctx *ctx = test->priv;
+	struct request_queue *q = ctx->disk->queue;
+
+	KUNIT_ASSERT_EQ(test, blk_mq_cpu_lat_set_mode(q, TEST_LIMIT_US), 0);
+	test_issue(test, ctx);
+	msleep(100);
+	expect_now(test, q, NO_LIMIT, "raised by the first request");
+	test_issue(test, ctx);
+	expect_all(test, q, TEST_LIMIT_US, TEST_HOLD_MS / 2, "not raised");
+}
+
+/*
+ * Raised until a whole hold period passed without a request; a request
+ * within it extends the hold; relaxed within two hold periods after the
+ * last one.
+ */
+static void blk_mq_cpu_lat_hold_test(struct kunit *test)
+{
+	struct test_ctx *ctx = test->priv;
+	struct request_queue *q = ctx->disk->queue;
+
+	KUNIT_ASSERT_EQ(test, blk_mq_cpu_lat_set_mode(q, TEST_LIMIT_US), 0);
+	test_stream(test, ctx);
+	expect_all(test, q, TEST_LIMIT_US, TEST_HOLD_MS / 2, "not raised");
+
+	msleep(TEST_HOLD_MS * 3 / 10);
+	expect_now(test, q, TEST_LIMIT_US, "relaxed inside the hold period");
+	test_issue(test, ctx);
+	msleep(TEST_HOLD_MS * 8 / 10);
+	expect_now(test, q, TEST_LIMIT_US, "relaxed although a request extended the hold");
+	test_issue(test, ctx);
+	msleep(TEST_HOLD_MS * 8 / 10);
+	expect_now(test, q, TEST_LIMIT_US, "relaxed although a request extended the hold");
+
+	expect_all(test, q, NO_LIMIT, TEST_RELAX_MS, "not relaxed");
+}
+
+/*
+ * A request that stays in flight (a stalled or requeued queue) does not
+ * hold the CPUs once no request was issued for a hold period.
+ */
+static void blk_mq_cpu_lat_stall_test(struct kunit *test)
+{
+	struct test_ctx *ctx = test->priv;
+	struct request_queue *q = ctx->disk->queue;
+
+	KUNIT_ASSERT_EQ(test, blk_mq_cpu_lat_set_mode(q, TEST_LIMIT_US), 0);
+	test_issue(test, ctx);
+	test_start(test, ctx);
+	expect_all(test, q, TEST_LIMIT_US, TEST_HOLD_MS / 2, "not raised");
+	expect_all(test, q, NO_LIMIT, TEST_RELAX_MS, "held by a stalled request");
+	KUNIT_EXPECT_NOT_NULL(test, READ_ONCE(ctx->held));
+	test_complete(ctx);
+}
+
+/*
+ * Busy periods that start right as the previous one ends: every stream is
+ * raised, none is lost to the relax (the issue/relax handshake).
+ */
+static void blk_mq_cpu_lat_handshake_test(struct kunit *test)
+{
+	struct test_ctx *ctx = test->priv;
+	struct request_queue *q = ctx->disk->queue;
+	int i, lost = 0;
+
+	WRITE_ONCE(blk_mq_cpu_lat_hold_ms, 10);
+	KUNIT_ASSERT_EQ(test, blk_mq_cpu_lat_set_mode(q, TEST_LIMIT_US), 0);
+	for (i = 0; i < 50; i++) {
+		unsigned int cpu;
+
+		test_stream(test, ctx);
+		for_each_test_cpu(cpu, q) {
+			if (!wait_resume_latency(cpu, TEST_LIMIT_US, 1000))
+				lost++;
+		}
+		/* Wait for the relax to start, then race it. */
+		for_each_test_cpu(cpu, q)
+			wait_resume_latency(cpu, NO_LIMIT, 100);
+	}
+	KUNIT_EXPECT_EQ(test, lost, 0);
+	expect_all(test, q, NO_LIMIT, 1000, "not relaxed at the end");
+}
+
+/* "auto" takes the limit from the CPU's cpuidle state table. */
+static void blk_mq_cpu_lat_auto_test(struct kunit *test)
+{
+	struct test_ctx *ctx = test->priv;
+	struct request_queue *q = ctx->disk->queue;
+
+	test_register_driver(test, ctx, &fake_drivers[0]);
+	KUNIT_ASSERT_EQ(test, blk_mq_cpu_lat_set_mode(q, BLK_MQ_CPU_LAT_AUTO), 0);
+	test_stream(test, ctx);
+	expect_all(test, q, 289, TEST_HOLD_MS / 2, "auto limit");
+	KUNIT_ASSERT_EQ(test, blk_mq_cpu_lat_set_mode(q, BLK_MQ_CPU_LAT_OFF), 0);
+	expect_now(test, q, NO_LIMIT, "constrained after off");
+}
+
+/* "auto" without a cpuidle driver constrains nothing. */
+static void blk_mq_cpu_lat_auto_no_driver_test(struct kunit *test)
+{
+	struct test_ctx *ctx = test->priv;
+	struct request_queue *q = ctx->disk->queue;
+
+	if (cpuidle_get_driver())
+		kunit_skip(test, "cpuidle driver %s registered",
+			   cpuidle_get_driver()->name);
+	KUNIT_ASSERT_EQ(test, blk_mq_cpu_lat_set_mode(q, BLK_MQ_CPU_LAT_AUTO), 0);
+	test_stream(test, ctx);
+	msleep(100);
+	expect_now(test, q, NO_LIMIT, "constrained without a driver");
+}
+
+/* An explicit limit below the first non-polling state is clamped to it. */
+static void blk_mq_cpu_lat_clamp_test(struct kunit *test)
+{
+	struct test_ctx *ctx = test->priv;
+	struct request_queue *q = ctx->disk->queue;
+
+	test_register_driver(test, ctx, &fake_drivers[1]);
+	KUNIT_ASSERT_EQ(test, blk_mq_cpu_lat_set_mode(q, 1), 0);
+	test_stream(test, ctx);
+	expect_all(test, q, 2, TEST_HOLD_MS / 2, "explicit 1 us, C1 at 2 us");
+	KUNIT_ASSERT_EQ(test, blk_mq_cpu_lat_set_mode(q, 50), 0);
+	test_stream(test, ctx);
+	expect_all(test, q, 50, TEST_HOLD_MS / 2, "explicit 50 us");
+}
+
+/* A remap of the hardware queues gives every hctx state for its mask. */
+static void blk_mq_cpu_lat_remap_test(struct kunit *test)
+{
+	struct test_ctx *ctx = test->priv;
+	struct request_queue *q = ctx->disk->queue;
+	struct blk_mq_hw_ctx *hctx;
+	unsigned int nr[] = { 2, 4, 1 };
+	unsigned long i;
+	int k;
+
+	KUNIT_ASSERT_EQ(test, blk_mq_cpu_lat_set_mode(q, TEST_LIMIT_US), 0);
+	for (k = 0; k < ARRAY_SIZE(nr); k++) {
+		blk_mq_update_nr_hw_queues(&ctx->set, nr[k]);
+		KUNIT_EXPECT_EQ(test, q->nr_hw_queues,
+				min(nr[k], nr_cpu_ids));
+		queue_for_each_hw_ctx(q, hctx, i) {
+			if (!blk_mq_hw_queue_mapped(hctx)) {
+				KUNIT_EXPECT_EQ(test, blk_mq_cpu_lat_nr_cpus(hctx), -1);
+				continue;
+			}
+			KUNIT_EXPECT_EQ_MSG(test, blk_mq_cpu_lat_nr_cpus(hctx),
+					    cpumask_weight(hctx->cpumask),
+					    "hctx%lu after %u queues", i, nr[k]);
+		}
+	}
+	test_stream(test, ctx);
+	expect_all(test, q, TEST_LIMIT_US, TEST_HOLD_MS / 2, "not raised after remap");
 }
 
 /*
@@ -259,18 +500,16 @@ static void blk_mq_cpu_lat_teardown_test(struct kunit *test)
 	struct request_queue *q = ctx->disk->queue;
 	unsigned int cpu;
 
-	KUNIT_ASSERT_EQ(test, test_set_mode(q, TEST_LIMIT_US), 0);
-	test_start(test, ctx);
-	for_each_test_cpu(cpu, q)
-		KUNIT_EXPECT_TRUE(test, wait_resume_latency(cpu, TEST_LIMIT_US));
-	test_complete(ctx);
+	KUNIT_ASSERT_EQ(test, blk_mq_cpu_lat_set_mode(q, TEST_LIMIT_US), 0);
+	test_stream(test, ctx);
+	expect_all(test, q, TEST_LIMIT_US, TEST_HOLD_MS / 2, "not raised");
 
 	put_disk(ctx->disk);
 	blk_mq_free_tag_set(&ctx->set);
-	test->priv = NULL;
+	ctx->disk = NULL;
 
-	for_each_possible_cpu(cpu)
-		KUNIT_EXPECT_TRUE_MSG(test, wait_resume_latency(cpu, NO_LIMIT),
+	for_each_present_cpu(cpu)
+		KUNIT_EXPECT_TRUE_MSG(test, wait_resume_latency(cpu, NO_LIMIT, 1000),
 				      "CPU%u still constrained", cpu);
 }
 
@@ -282,18 +521,29 @@ static void blk_mq_cpu_lat_bad_mode_test(struct kunit *test)
 	char *buf = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_NULL(test, buf);
-	KUNIT_ASSERT_EQ(test, test_set_mode(q, BLK_MQ_CPU_LAT_AUTO), 0);
-	KUNIT_EXPECT_EQ(test, test_set_mode(q, -2), -EINVAL);
-	KUNIT_EXPECT_EQ(test, test_set_mode(q, BLK_MQ_CPU_LAT_MAX_US + 1),
+	KUNIT_ASSERT_EQ(test, blk_mq_cpu_lat_set_mode(q, BLK_MQ_CPU_LAT_AUTO), 0);
+	KUNIT_EXPECT_EQ(test, blk_mq_cpu_lat_set_mode(q, -2), -EINVAL);
+	KUNIT_EXPECT_EQ(test, blk_mq_cpu_lat_set_mode(q, 0 - 100), -EINVAL);
+	KUNIT_EXPECT_EQ(test, blk_mq_cpu_lat_set_mode(q, BLK_MQ_CPU_LAT_MAX_US + 1),
 			-EINVAL);
 	blk_mq_cpu_lat_show(q, buf);
 	KUNIT_EXPECT_STREQ(test, buf, "auto\n");
-	KUNIT_EXPECT_EQ(test, test_set_mode(q, BLK_MQ_CPU_LAT_OFF), 0);
+	/* The mode in force again: nothing to do. */
+	KUNIT_EXPECT_EQ(test, blk_mq_cpu_lat_set_mode(q, BLK_MQ_CPU_LAT_AUTO), 0);
 }
 
 static struct kunit_case blk_mq_cpu_lat_test_cases[] = {
 	KUNIT_CASE_PARAM(blk_mq_cpu_lat_parse_test, parse_gen_params),
-	KUNIT_CASE(blk_mq_cpu_lat_cycle_test),
+	KUNIT_CASE(blk_mq_cpu_lat_enable_test),
+	KUNIT_CASE(blk_mq_cpu_lat_sparse_test),
+	KUNIT_CASE(blk_mq_cpu_lat_stream_test),
+	KUNIT_CASE(blk_mq_cpu_lat_hold_test),
+	KUNIT_CASE(blk_mq_cpu_lat_stall_test),
+	KUNIT_CASE(blk_mq_cpu_lat_handshake_test),
+	KUNIT_CASE(blk_mq_cpu_lat_auto_test),
+	KUNIT_CASE(blk_mq_cpu_lat_auto_no_driver_test),
+	KUNIT_CASE(blk_mq_cpu_lat_clamp_test),
+	KUNIT_CASE(blk_mq_cpu_lat_remap_test),
 	KUNIT_CASE(blk_mq_cpu_lat_teardown_test),
 	KUNIT_CASE(blk_mq_cpu_lat_bad_mode_test),
 	{}

@@ -12,59 +12,84 @@
  * 4 KiB read. The usual workarounds (idle=poll, processor.max_cstate=1,
  * holding /dev/cpu_dma_latency) keep every CPU out of deep idle states all
  * the time. This policy does so only for the CPUs of a hardware queue, and
- * only while that queue has I/O in flight.
+ * only while that queue sees a stream of I/O.
  *
  * While it is enabled on a request queue, every hardware queue (hctx) owns one
  * %DEV_PM_QOS_RESUME_LATENCY request for each CPU in its mask:
  *
- * - **Busy edge.** blk_mq_start_request() calls blk_mq_cpu_lat_issue(). If
- *   the hctx is already raised, that is two loads and, at most once per hold
- *   period, one store that marks the hctx as issued: no atomic operation, no
- *   lock and no iteration over CPUs or requests. Otherwise the first request
- *   of a busy period sets the hctx's ACTIVE bit and queues its work item.
+ * - **Issue.** blk_mq_start_request() calls blk_mq_cpu_lat_issue(). While
+ *   the hctx is raised that is two loads and, at most once per hold period,
+ *   one plain store that marks the hctx as issued: no atomic operation, no
+ *   lock, no iteration over CPUs or requests, no PM QoS call.
+ *
+ * - **Stream detection.** A request issued while the hctx is not raised
+ *   compares the time with the previous such request. Only a second request
+ *   within one hold period starts a busy period: I/O sparser than the hold
+ *   period never raises anything, as it would pay two PM QoS updates, a
+ *   worker wakeup and a hold period of shallow idle for every request and
+ *   gain nothing (each request would still be the first of its busy period).
  *
  * - **Raise.** dev_pm_qos_*() take a mutex, so the requests are raised by the
- *   hctx's work item in process context, once per busy period: to the limit
- *   given by cpuidle_shallow_latency_limit() for each CPU ("auto", just above
- *   C1E, or C1 where there is no C1E), or to the explicit limit the
- *   administrator wrote. The limit is computed at every raise, as cpuidle
- *   drivers register late and may change. A CPU that gets no limit gets no
- *   request. The requests raised before the work item runs are counted as
- *   misses: they may still pay one deep-state exit, as an idle CPU is not
- *   woken up to apply the new limit.
+ *   hctx's work item, on an unbound workqueue (housekeeping CPUs, never the
+ *   submitting CPU by design): to the limit given by
+ *   cpuidle_shallow_latency_limit() for each CPU ("auto"), or to the explicit
+ *   limit the administrator wrote, clamped to cpuidle_min_latency_limit() so
+ *   that the governors never fall back to polling. The limits are computed at
+ *   every raise and again once a second while raised, so cpuidle drivers
+ *   that register late and CPUs that come back are followed. A CPU
+ *   that gets no limit (no cpuidle driver, nothing deeper than C1) gets no
+ *   request.
  *
  * - **Hold and relax.** The work item runs once per hold period
- *   (%BLK_MQ_CPU_LAT_HOLD_MS plus one jiffy) and takes the issued mark. Once a
- *   whole period went by without a request being issued and none is in
- *   flight, it updates the requests to %PM_QOS_RESUME_LATENCY_NO_CONSTRAINT.
- *   Counting whole periods rather than comparing time stamps keeps a busy
- *   hctx raised even when the timer runs late. The hold period
- *   keeps a steady stream of I/O with short gaps from updating the requests
- *   for every request; it is short compared to the time deep idle states need
- *   to pay off, so an idle queue lets its CPUs sleep deeply again.
+ *   (%BLK_MQ_CPU_LAT_HOLD_MS plus one jiffy) and takes the issued mark. Once
+ *   a whole period went by without a request being issued, it relaxes the
+ *   requests to %PM_QOS_RESUME_LATENCY_NO_CONSTRAINT. Requests still in
+ *   flight do not hold the limits: a request that takes longer than the hold
+ *   period gains at most the deep state's exit latency over the hold period
+ *   (under 4 % with C6 at 290 us), and requests that are requeued or parked
+ *   (a multipath device without a path, a reconnecting NVMe-oF controller)
+ *   must not hold their CPUs forever. Counting whole periods rather than
+ *   comparing time stamps keeps a busy hctx raised even when the timer runs
+ *   late.
+ *
+ * The relax pairs with the issue path without a barrier there: the work item
+ * clears @raised, waits for the dispatch RCU (or SRCU) read sections that
+ * blk_mq_start_request() runs in, and only then reads the issued mark. An
+ * issuer that still saw the hctx raised has finished by then, and its mark
+ * is visible: the hctx stays raised. An issuer that sees it not raised takes
+ * the slow path above.
  *
  * The CPUs are those of the hctx mask. For managed interrupts (NVMe and most
  * multi-queue drivers) the completion interrupt of a queue is affine to the
  * same CPUs, so the completion CPU is covered, not only the submitter. A
- * single-queue device has every CPU in its one mask; the policy then raises
- * one request per CPU once per busy period. Polled queues are skipped: they
- * spin anyway.
+ * single-queue device (and request-based device mapper, which is blk-mq
+ * with one hctx) has every CPU in its one mask; the policy then raises one
+ * request per CPU once per busy period. CPUs isolated at boot are not in any
+ * mask; CPUs isolated later through cpuset partitions are, and are treated
+ * like the others: a resume latency request only changes the idle state the
+ * CPU picks next, it sends it no interrupt and runs no work on it. Polled
+ * queues are skipped: they spin anyway.
  *
  * The governors (menu, teo, ladder) are not changed: they read the per-CPU
  * limit through cpuidle_governor_latency_req(). The global CPU latency QoS is
- * not touched. Each update shows up as a dev_pm_qos_*_request trace event,
- * and debugfs shows the state of each hctx.
+ * not touched. Raises and relaxes show up as blk_cpu_lat_raise and
+ * blk_cpu_lat_relax trace events naming the disk and hctx, and debugfs shows
+ * the state of each hctx.
  *
- * Lifetime: the per-hctx state is attached and detached with the queue
- * frozen, when the mode changes, when hardware queues are remapped and when
- * an hctx is torn down. Freeing it cancels the work item and removes every
- * request, so no CPU is left constrained. The work item takes cpuidle_lock,
- * the CPU hotplug lock and the PM QoS mutex, all of which are held around
- * memory allocations elsewhere, so nothing waits for it with a queue frozen:
- * state detached while the queue is frozen is freed from a work item of its
- * own, holding a queue reference until then. A CPU device that is
- * hot-removed drops the request under the CPU hotplug lock, which the work
- * item holds; the request is added again once the CPU is back.
+ * Lifetime and locking: the per-hctx state is attached and detached with the
+ * queue frozen: by the queue attribute (under the tag set's tag_list_lock,
+ * which excludes a remap of the hardware queues but is not taken by any
+ * other queue attribute, so no other setting fails or waits for it), when
+ * hardware queues are remapped, and when an hctx is torn down. Freeing it
+ * cancels the work item and removes every request, so no CPU is left
+ * constrained. The work item takes cpuidle_lock, the CPU hotplug lock and
+ * the PM QoS mutex, all of which are held around memory allocations
+ * elsewhere, so nothing waits for it with a queue frozen: state detached
+ * while the queue is frozen is freed from a work item of its own, holding a
+ * queue reference until then. The requests are added, updated and removed
+ * under the CPU hotplug lock, which ACPI CPU hot-remove holds around the
+ * removal of the CPU device. (Xen removes CPU devices under the device
+ * hotplug lock only, which this does not cover.)
  */
 
 #include <linux/blkdev.h>
@@ -74,19 +99,31 @@
 #include <linux/ctype.h>
 #include <linux/jiffies.h>
 #include <linux/mutex.h>
+#include <linux/percpu.h>
 #include <linux/pm_qos.h>
+#include <linux/sched/mm.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/sysfs.h>
 #include <linux/workqueue.h>
+#include <kunit/visibility.h>
 
 #include "blk.h"
 #include "blk-mq.h"
 #include "blk-mq-cpu-latency.h"
 
+#define CREATE_TRACE_POINTS
+#include <trace/events/blk_cpu_lat.h>
+
 /* Relax the requests once the hctx has been idle for this long. */
 #define BLK_MQ_CPU_LAT_HOLD_MS		8
+
+/* While raised, the limits are computed again this often. */
+#define BLK_MQ_CPU_LAT_REFRESH		HZ
+
+/* The hold period; KUnit lengthens it to test the hold without racing it. */
+VISIBLE_IF_KUNIT unsigned int blk_mq_cpu_lat_hold_ms = BLK_MQ_CPU_LAT_HOLD_MS;
 
 /* Bits in blk_mq_cpu_lat->state. */
 enum {
@@ -107,18 +144,22 @@ struct blk_mq_cpu_lat_cpu {
 
 /**
  * struct blk_mq_cpu_lat - CPU latency QoS state of one hardware queue.
- * @state: %BLK_MQ_CPU_LAT_ACTIVE.
  * @issued: requests were issued since @work last looked; set by issuers
  *	only when clear, i.e. at most once per hold period.
  * @raised: the requests hold their limits.
- * @misses: requests issued while the limits were not raised (statistics).
+ * @last_unraised: jiffies of the last request issued while not raised.
+ * @kicked: an issuer asked for a busy period (see blk_mq_cpu_lat_kick()).
+ * @state: %BLK_MQ_CPU_LAT_ACTIVE.
+ * @misses: requests issued while not raised, per CPU (statistics).
  * @hctx: the hardware queue.
  * @q: its request queue, referenced until this is freed.
  * @mode: %BLK_MQ_CPU_LAT_AUTO or an explicit limit in microseconds.
  * @detached: no longer reachable from @hctx; @work must not touch @hctx.
+ * @disk_name: name of the disk, for tracing (the disk may go away first).
+ * @refreshed: jiffies when the limits were last computed.
  * @work: raises, holds and relaxes the requests. Being one work item, it is
- *	the only writer of @raised, @raises, @relaxes and @cpus; debugfs reads
- *	them without a lock.
+ *	the only writer of @raises, @relaxes and @cpus; debugfs reads them
+ *	without a lock.
  * @free_work: frees state detached while the queue was frozen.
  * @raises: busy periods, i.e. times the requests were raised.
  * @relaxes: times the requests were relaxed.
@@ -126,15 +167,19 @@ struct blk_mq_cpu_lat_cpu {
  * @cpus: one request per CPU of the hctx mask.
  */
 struct blk_mq_cpu_lat {
-	unsigned long state;
 	unsigned long issued;
 	bool raised;
-	unsigned long misses;
+	unsigned long last_unraised;
+	unsigned long kicked;
+	unsigned long state;
+	unsigned long __percpu *misses;
 
 	struct blk_mq_hw_ctx *hctx;
 	struct request_queue *q;
 	int mode;
 	bool detached;
+	char disk_name[DISK_NAME_LEN];
+	unsigned long refreshed;
 	struct delayed_work work;
 	struct work_struct free_work;
 	unsigned long raises;
@@ -142,6 +187,9 @@ struct blk_mq_cpu_lat {
 	unsigned int nr_cpus;
 	struct blk_mq_cpu_lat_cpu cpus[] __counted_by(nr_cpus);
 };
+
+/* Raises, relaxes and frees; unbound: off the submitting and isolated CPUs. */
+static struct workqueue_struct *blk_mq_cpu_lat_wq;
 
 /* Serializes attaching and detaching against debugfs readers. */
 static DEFINE_MUTEX(blk_mq_cpu_lat_mutex);
@@ -152,7 +200,7 @@ static DEFINE_MUTEX(blk_mq_cpu_lat_mutex);
  */
 static unsigned long blk_mq_cpu_lat_hold(void)
 {
-	return msecs_to_jiffies(BLK_MQ_CPU_LAT_HOLD_MS) + 1;
+	return msecs_to_jiffies(READ_ONCE(blk_mq_cpu_lat_hold_ms)) + 1;
 }
 
 /* The limit @mode asks for on @cpu, or no constraint. */
@@ -160,19 +208,26 @@ static s32 blk_mq_cpu_lat_limit(int mode, unsigned int cpu)
 {
 	s32 limit;
 
-	if (mode > 0)
-		return mode;
-	limit = cpuidle_shallow_latency_limit(cpu);
-	return limit > 0 ? limit : PM_QOS_RESUME_LATENCY_NO_CONSTRAINT;
+	if (mode == BLK_MQ_CPU_LAT_AUTO) {
+		limit = cpuidle_shallow_latency_limit(cpu);
+		return limit > 0 ? limit : PM_QOS_RESUME_LATENCY_NO_CONSTRAINT;
+	}
+	/* Explicit: never so low that the governors would poll. */
+	limit = cpuidle_min_latency_limit(cpu);
+	return max(mode, limit);
 }
 
 /*
  * Make @c's request hold @value. The request is added the first time it
- * holds a limit, and again after a CPU hot-remove dropped it.
+ * holds a limit, and again after a CPU hot-remove dropped it. Called with
+ * the CPU hotplug lock held, which ACPI CPU hot-remove holds around the
+ * removal of the CPU device.
  */
 static void blk_mq_cpu_lat_set(struct blk_mq_cpu_lat_cpu *c, s32 value)
 {
 	struct device *dev;
+
+	lockdep_assert_cpus_held();
 
 	if (dev_pm_qos_request_active(&c->req)) {
 		if (c->value != value)
@@ -184,60 +239,105 @@ static void blk_mq_cpu_lat_set(struct blk_mq_cpu_lat_cpu *c, s32 value)
 	WRITE_ONCE(c->value, PM_QOS_RESUME_LATENCY_NO_CONSTRAINT);
 	if (value == PM_QOS_RESUME_LATENCY_NO_CONSTRAINT)
 		return;
+	/* Not present: no device, no request until it is. */
 	dev = get_cpu_device(c->cpu);
 	if (dev && dev_pm_qos_add_request(dev, &c->req,
 					  DEV_PM_QOS_RESUME_LATENCY, value) >= 0)
 		WRITE_ONCE(c->value, value);
 }
 
-static void blk_mq_cpu_lat_raise(struct blk_mq_cpu_lat *cl)
+/* Set every request to its current limit; the smallest one for tracing. */
+static s32 blk_mq_cpu_lat_apply(struct blk_mq_cpu_lat *cl)
 {
+	s32 limit, min = PM_QOS_RESUME_LATENCY_NO_CONSTRAINT;
 	unsigned int i;
 
+	cl->refreshed = jiffies;
 	cpus_read_lock();
-	for (i = 0; i < cl->nr_cpus; i++)
-		blk_mq_cpu_lat_set(&cl->cpus[i],
-				   blk_mq_cpu_lat_limit(cl->mode, cl->cpus[i].cpu));
+	for (i = 0; i < cl->nr_cpus; i++) {
+		limit = blk_mq_cpu_lat_limit(cl->mode, cl->cpus[i].cpu);
+		blk_mq_cpu_lat_set(&cl->cpus[i], limit);
+		min = min(min, limit);
+	}
 	cpus_read_unlock();
-	WRITE_ONCE(cl->raised, true);
-	WRITE_ONCE(cl->raises, cl->raises + 1);
+	return min;
 }
 
-static void blk_mq_cpu_lat_relax(struct blk_mq_cpu_lat *cl)
+static void blk_mq_cpu_lat_raise(struct blk_mq_cpu_lat *cl)
+{
+	s32 min = blk_mq_cpu_lat_apply(cl);
+
+	WRITE_ONCE(cl->raised, true);
+	/* Issuers that kicked before the line above belong to this period. */
+	WRITE_ONCE(cl->kicked, 0);
+	WRITE_ONCE(cl->raises, cl->raises + 1);
+	trace_blk_cpu_lat_raise(cl->disk_name, cl->hctx->queue_num, cl->nr_cpus,
+				min);
+}
+
+static void blk_mq_cpu_lat_release(struct blk_mq_cpu_lat *cl)
 {
 	unsigned int i;
 
-	WRITE_ONCE(cl->raised, false);
 	cpus_read_lock();
 	for (i = 0; i < cl->nr_cpus; i++)
 		blk_mq_cpu_lat_set(&cl->cpus[i],
 				   PM_QOS_RESUME_LATENCY_NO_CONSTRAINT);
 	cpus_read_unlock();
-	WRITE_ONCE(cl->relaxes, cl->relaxes + 1);
 }
 
 /*
- * Whether requests are in flight on the hctx. Tags are only walked while the
- * queue is live and the state still attached: a frozen or dying queue has
- * nothing in flight, and a detached hctx may have lost its tags.
+ * Wait until every issuer that may have seen @raised set has finished. The
+ * issue path runs inside the dispatch RCU or SRCU read section of the tag
+ * set; the tag set stays valid while the queue usage counter is held. A
+ * frozen or dying queue is not waited for: at worst one request then goes
+ * without the limit, and the next one starts a busy period.
  */
-static bool blk_mq_cpu_lat_inflight(struct blk_mq_cpu_lat *cl)
+static void blk_mq_cpu_lat_wait_issuers(struct blk_mq_cpu_lat *cl)
 {
-	bool busy;
-
 	if (!blk_try_enter_queue(cl->q, false))
-		return false;
-	busy = !READ_ONCE(cl->detached) && blk_mq_hctx_has_requests(cl->hctx);
+		return;
+	blk_mq_wait_quiesce_done(cl->q->tag_set);
 	blk_queue_exit(cl->q);
-	return busy;
 }
 
-/* Start a busy period unless one is running. */
+/*
+ * End the busy period unless a request was issued. Return false, with the
+ * hctx still raised, if one was.
+ */
+static bool blk_mq_cpu_lat_try_relax(struct blk_mq_cpu_lat *cl)
+{
+	WRITE_ONCE(cl->raised, false);
+	/* Pairs with the issued mark stored before the raised check in the issue path. */
+	blk_mq_cpu_lat_wait_issuers(cl);
+	if (READ_ONCE(cl->issued)) {
+		WRITE_ONCE(cl->raised, true);
+		WRITE_ONCE(cl->kicked, 0);
+		return false;
+	}
+
+	blk_mq_cpu_lat_release(cl);
+	WRITE_ONCE(cl->relaxes, cl->relaxes + 1);
+	trace_blk_cpu_lat_relax(cl->disk_name, cl->hctx->queue_num, cl->nr_cpus);
+	return true;
+}
+
+/*
+ * Start a busy period unless one is running. @kicked tells the work item
+ * ending a busy period that a kick may have been lost to its ACTIVE bit.
+ */
 static void blk_mq_cpu_lat_kick(struct blk_mq_cpu_lat *cl)
 {
+	WRITE_ONCE(cl->kicked, 1);
+	/*
+	 * Order the store above before reading ACTIVE; pairs with
+	 * smp_mb__after_atomic() in blk_mq_cpu_lat_work_fn(). Only requests
+	 * issued while not raised get here.
+	 */
+	smp_mb();
 	if (!test_bit(BLK_MQ_CPU_LAT_ACTIVE, &cl->state) &&
 	    !test_and_set_bit(BLK_MQ_CPU_LAT_ACTIVE, &cl->state))
-		kblockd_mod_delayed_work_on(WORK_CPU_UNBOUND, &cl->work, 0);
+		mod_delayed_work(blk_mq_cpu_lat_wq, &cl->work, 0);
 }
 
 static void blk_mq_cpu_lat_work_fn(struct work_struct *work)
@@ -249,26 +349,36 @@ static void blk_mq_cpu_lat_work_fn(struct work_struct *work)
 	if (READ_ONCE(cl->detached))
 		return;
 
-	if (!cl->raised)
+	if (!cl->raised) {
 		blk_mq_cpu_lat_raise(cl);
-
-	/* Hold while requests were issued in the last period or are in flight. */
-	if (xchg(&cl->issued, 0) || blk_mq_cpu_lat_inflight(cl)) {
-		kblockd_mod_delayed_work_on(WORK_CPU_UNBOUND, &cl->work,
-					    blk_mq_cpu_lat_hold());
+	} else if (xchg(&cl->issued, 0) || !blk_mq_cpu_lat_try_relax(cl)) {
+		/* Still busy: follow drivers and CPUs that came and went. */
+		if (time_after(jiffies, cl->refreshed + BLK_MQ_CPU_LAT_REFRESH))
+			blk_mq_cpu_lat_apply(cl);
+	} else {
+		clear_bit(BLK_MQ_CPU_LAT_ACTIVE, &cl->state);
+		/* Pairs with smp_mb() in blk_mq_cpu_lat_kick(). */
+		smp_mb__after_atomic();
+		if (READ_ONCE(cl->kicked))
+			blk_mq_cpu_lat_kick(cl);
 		return;
 	}
+	queue_delayed_work(blk_mq_cpu_lat_wq, &cl->work, blk_mq_cpu_lat_hold());
+}
 
-	blk_mq_cpu_lat_relax(cl);
+/*
+ * Slow path of the issue: the hctx is not raised. A request that follows
+ * another one within a hold period is a stream: start a busy period.
+ */
+static void blk_mq_cpu_lat_unraised(struct blk_mq_cpu_lat *cl)
+{
+	unsigned long now = jiffies, last = READ_ONCE(cl->last_unraised);
 
-	/*
-	 * A request issued while the requests were being relaxed saw the hctx
-	 * raised and only marked it issued: start a new busy period for it.
-	 */
-	clear_bit(BLK_MQ_CPU_LAT_ACTIVE, &cl->state);
-	/* Order clearing ACTIVE before reading @issued. */
-	smp_mb__after_atomic();
-	if (READ_ONCE(cl->issued))
+	this_cpu_inc(*cl->misses);
+	/* Concurrent issuers may store their time in any order: harmless. */
+	if (last != now)
+		WRITE_ONCE(cl->last_unraised, now);
+	if (time_before(now, last + blk_mq_cpu_lat_hold()))
 		blk_mq_cpu_lat_kick(cl);
 }
 
@@ -276,18 +386,20 @@ static void blk_mq_cpu_lat_work_fn(struct work_struct *work)
  * __blk_mq_cpu_lat_issue - Hot path of blk_mq_cpu_lat_issue().
  * @cl: CPU latency QoS state of the hctx the request is issued on.
  *
- * Context: Any context, called with the queue usage counter held.
+ * Context: Any context, called with the queue usage counter held. From
+ * ->queue_rq() this runs inside the dispatch RCU or SRCU read section of the
+ * tag set, which the relax waits for; a driver that starts requests
+ * elsewhere may see one request go without the limit as a busy period ends
+ * (the next request starts a new one).
  */
 void __blk_mq_cpu_lat_issue(struct blk_mq_cpu_lat *cl)
 {
+	/* Read after the grace period in blk_mq_cpu_lat_try_relax(). */
 	if (!READ_ONCE(cl->issued))
 		WRITE_ONCE(cl->issued, 1);
 	if (likely(READ_ONCE(cl->raised)))
 		return;
-
-	/* Statistics only: concurrent issuers may lose an increment. */
-	WRITE_ONCE(cl->misses, READ_ONCE(cl->misses) + 1);
-	blk_mq_cpu_lat_kick(cl);
+	blk_mq_cpu_lat_unraised(cl);
 }
 
 static bool blk_mq_cpu_lat_wanted(struct blk_mq_hw_ctx *hctx)
@@ -297,16 +409,22 @@ static bool blk_mq_cpu_lat_wanted(struct blk_mq_hw_ctx *hctx)
 
 static void blk_mq_cpu_lat_free_fn(struct work_struct *work);
 
+/*
+ * Allocate the state of @hctx: one request slot per CPU of the mask, present
+ * or not (a CPU that becomes present needs no new allocation).
+ */
 static struct blk_mq_cpu_lat *blk_mq_cpu_lat_alloc(struct blk_mq_hw_ctx *hctx,
-						   int mode, gfp_t gfp)
+						   int mode)
 {
 	unsigned int cpu, n = cpumask_weight(hctx->cpumask), i = 0;
 	struct blk_mq_cpu_lat *cl;
 
-	cl = kzalloc_node(struct_size(cl, cpus, n), gfp, hctx->numa_node);
+	cl = kzalloc_node(struct_size(cl, cpus, n), GFP_NOIO, hctx->numa_node);
 	if (!cl)
 		return NULL;
-	if (!blk_get_queue(hctx->queue)) {
+	cl->misses = alloc_percpu_gfp(unsigned long, GFP_NOIO);
+	if (!cl->misses || !blk_get_queue(hctx->queue)) {
+		free_percpu(cl->misses);
 		kfree(cl);
 		return NULL;
 	}
@@ -322,6 +440,9 @@ static struct blk_mq_cpu_lat *blk_mq_cpu_lat_alloc(struct blk_mq_hw_ctx *hctx,
 	cl->hctx = hctx;
 	cl->q = hctx->queue;
 	cl->mode = mode;
+	strscpy(cl->disk_name, cl->q->disk ? cl->q->disk->disk_name : "-");
+	/* The first request after enabling is not taken for a stream. */
+	cl->last_unraised = jiffies - blk_mq_cpu_lat_hold();
 	INIT_DELAYED_WORK(&cl->work, blk_mq_cpu_lat_work_fn);
 	INIT_WORK(&cl->free_work, blk_mq_cpu_lat_free_fn);
 	return cl;
@@ -348,6 +469,7 @@ static void blk_mq_cpu_lat_free(struct blk_mq_cpu_lat *cl)
 	}
 	cpus_read_unlock();
 	blk_put_queue(cl->q);
+	free_percpu(cl->misses);
 	kfree(cl);
 }
 
@@ -363,7 +485,7 @@ static void blk_mq_cpu_lat_free_later(struct blk_mq_cpu_lat *cl)
 	if (!cl)
 		return;
 	WRITE_ONCE(cl->detached, true);
-	schedule_work(&cl->free_work);
+	queue_work(blk_mq_cpu_lat_wq, &cl->free_work);
 }
 
 /* Whether @cl still covers exactly the CPUs of the hctx mask. */
@@ -379,6 +501,15 @@ static bool blk_mq_cpu_lat_matches(const struct blk_mq_cpu_lat *cl)
 	}
 	return true;
 }
+
+#if IS_ENABLED(CONFIG_KUNIT)
+/* Number of CPUs the state of @hctx covers, or -1 without state. */
+int blk_mq_cpu_lat_nr_cpus(struct blk_mq_hw_ctx *hctx)
+{
+	guard(mutex)(&blk_mq_cpu_lat_mutex);
+	return hctx->cpu_lat ? hctx->cpu_lat->nr_cpus : -1;
+}
+#endif
 
 /**
  * blk_mq_cpu_lat_exit_hctx - Detach the CPU latency QoS state of an hctx.
@@ -405,16 +536,19 @@ void blk_mq_cpu_lat_exit_hctx(struct blk_mq_hw_ctx *hctx)
  * @q: request queue whose hctx masks were just recomputed.
  *
  * Give every mapped hctx state that covers its current mask, if the feature
- * is enabled on @q. An hctx whose state cannot be allocated goes without.
- * Replaced state is freed shortly afterwards from a work item.
+ * is enabled on @q. An hctx whose state cannot be allocated goes without,
+ * with a warning; debugfs shows it as "state=missing". Replaced state is
+ * freed shortly afterwards from a work item.
  *
- * Context: Process context, queue frozen, set->update_nr_hwq_lock held.
+ * Context: Process context, queue frozen, set->tag_list_lock held.
  * Sleeps.
  */
 void blk_mq_cpu_lat_remap(struct request_queue *q)
 {
 	struct blk_mq_hw_ctx *hctx;
 	unsigned long i;
+
+	lockdep_assert_held(&q->tag_set->tag_list_lock);
 
 	if (q->cpu_lat_mode == BLK_MQ_CPU_LAT_OFF)
 		return;
@@ -424,8 +558,13 @@ void blk_mq_cpu_lat_remap(struct request_queue *q)
 
 		if (old && blk_mq_cpu_lat_matches(old))
 			continue;
-		if (blk_mq_cpu_lat_wanted(hctx))
-			cl = blk_mq_cpu_lat_alloc(hctx, q->cpu_lat_mode, GFP_NOIO);
+		if (blk_mq_cpu_lat_wanted(hctx)) {
+			cl = blk_mq_cpu_lat_alloc(hctx, q->cpu_lat_mode);
+			if (!cl)
+				pr_warn_ratelimited("%s: hctx%u: no memory for CPU latency QoS, it is off there\n",
+						    q->disk ? q->disk->disk_name : "?",
+						    hctx->queue_num);
+		}
 
 		mutex_lock(&blk_mq_cpu_lat_mutex);
 		hctx->cpu_lat = cl;
@@ -434,65 +573,91 @@ void blk_mq_cpu_lat_remap(struct request_queue *q)
 	}
 }
 
+/* Allocate the state of every hctx for @mode into @cls. */
+static int blk_mq_cpu_lat_alloc_all(struct request_queue *q, int mode,
+				    struct blk_mq_cpu_lat **cls)
+{
+	struct blk_mq_hw_ctx *hctx;
+	unsigned int noio;
+	unsigned long i;
+	int ret = 0;
+
+	if (mode == BLK_MQ_CPU_LAT_OFF)
+		return 0;
+	noio = memalloc_noio_save();
+	queue_for_each_hw_ctx(q, hctx, i) {
+		if (!blk_mq_cpu_lat_wanted(hctx))
+			continue;
+		cls[i] = blk_mq_cpu_lat_alloc(hctx, mode);
+		if (!cls[i]) {
+			ret = -ENOMEM;
+			break;
+		}
+	}
+	memalloc_noio_restore(noio);
+	return ret;
+}
+
 /**
  * blk_mq_cpu_lat_set_mode - Enable, change or disable the policy on a queue.
  * @q: request queue.
  * @mode: %BLK_MQ_CPU_LAT_OFF, %BLK_MQ_CPU_LAT_AUTO or a limit in microseconds
  *	(1 to %BLK_MQ_CPU_LAT_MAX_US).
  *
- * The new state of every hctx is allocated first, then swapped in with the
- * queue frozen; the old state is freed once the queue is unfrozen, which
- * removes its requests before this returns. On failure nothing changes.
+ * Writing the mode in force changes nothing and takes no lock. Otherwise
+ * the new state of every hctx is allocated and swapped in with the queue
+ * frozen, all under the tag set's tag_list_lock, which excludes a remap of
+ * the hardware queues (blk_mq_update_nr_hw_queues()) and which no other
+ * queue attribute takes, so this neither fails nor makes the scheduler or
+ * nr_requests attributes fail. Lock order: tag_list_lock, then the queue
+ * freeze, then blk_mq_cpu_lat_mutex. The old state is freed after all
+ * locks are dropped, which removes its requests before this returns. On
+ * failure nothing changes.
  *
- * Context: Process context, set->update_nr_hwq_lock held for writing.
- * Sleeps.
+ * Context: Process context, no block layer lock held. Sleeps.
  *
- * Return: 0 on success, -EINVAL for a bad @mode, -ENOMEM (or the queue is
- * going away).
+ * Return: 0 on success, -EINVAL for a bad @mode, -ENODEV if the queue is
+ * going away, -ENOMEM if the state cannot be allocated.
  */
 int blk_mq_cpu_lat_set_mode(struct request_queue *q, int mode)
 {
+	struct blk_mq_tag_set *set = q->tag_set;
 	struct blk_mq_cpu_lat **cls;
 	struct blk_mq_hw_ctx *hctx;
 	unsigned int memflags;
-	unsigned long i;
-
-	lockdep_assert_held_write(&q->tag_set->update_nr_hwq_lock);
+	unsigned long i, n;
+	int ret;
 
 	if (mode != BLK_MQ_CPU_LAT_OFF && mode != BLK_MQ_CPU_LAT_AUTO &&
 	    (mode < 1 || mode > BLK_MQ_CPU_LAT_MAX_US))
 		return -EINVAL;
-	if (mode == q->cpu_lat_mode)
+	if (mode == READ_ONCE(q->cpu_lat_mode))
 		return 0;
 
-	cls = kcalloc(q->nr_hw_queues, sizeof(*cls), GFP_KERNEL);
-	if (!cls)
-		return -ENOMEM;
-
-	if (mode != BLK_MQ_CPU_LAT_OFF) {
-		queue_for_each_hw_ctx(q, hctx, i) {
-			if (!blk_mq_cpu_lat_wanted(hctx))
-				continue;
-			cls[i] = blk_mq_cpu_lat_alloc(hctx, mode, GFP_KERNEL);
-			if (!cls[i])
-				goto free;
-		}
+	mutex_lock(&set->tag_list_lock);
+	if (blk_queue_dying(q)) {
+		mutex_unlock(&set->tag_list_lock);
+		return -ENODEV;
 	}
+	n = q->nr_hw_queues;
+	cls = kcalloc(n, sizeof(*cls), GFP_NOIO);
+	ret = cls ? blk_mq_cpu_lat_alloc_all(q, mode, cls) : -ENOMEM;
+	if (!ret) {
+		memflags = blk_mq_freeze_queue(q);
+		mutex_lock(&blk_mq_cpu_lat_mutex);
+		queue_for_each_hw_ctx(q, hctx, i)
+			swap(hctx->cpu_lat, cls[i]);
+		WRITE_ONCE(q->cpu_lat_mode, mode);
+		mutex_unlock(&blk_mq_cpu_lat_mutex);
+		blk_mq_unfreeze_queue(q, memflags);
+	}
+	mutex_unlock(&set->tag_list_lock);
 
-	memflags = blk_mq_freeze_queue(q);
-	mutex_lock(&blk_mq_cpu_lat_mutex);
-	queue_for_each_hw_ctx(q, hctx, i)
-		swap(hctx->cpu_lat, cls[i]);
-	WRITE_ONCE(q->cpu_lat_mode, mode);
-	mutex_unlock(&blk_mq_cpu_lat_mutex);
-	blk_mq_unfreeze_queue(q, memflags);
-
-	/* cls[] now holds the old state. */
-free:
-	for (i = 0; i < q->nr_hw_queues; i++)
+	/* cls[] now holds the old state, or the new one on failure. */
+	for (i = 0; cls && i < n; i++)
 		blk_mq_cpu_lat_free(cls[i]);
 	kfree(cls);
-	return q->cpu_lat_mode == mode ? 0 : -ENOMEM;
+	return ret;
 }
 
 /**
@@ -542,15 +707,25 @@ ssize_t blk_mq_cpu_lat_show(struct request_queue *q, char *page)
 }
 
 #ifdef CONFIG_BLK_DEBUG_FS
+static void blk_mq_cpu_lat_show_mode(struct seq_file *m, int mode)
+{
+	if (mode == BLK_MQ_CPU_LAT_AUTO)
+		seq_puts(m, "mode=auto\n");
+	else
+		seq_printf(m, "mode=%d\n", mode);
+}
+
 /**
  * blk_mq_cpu_lat_debugfs_show - Show an hctx's CPU latency QoS state.
  * @hctx: hardware queue.
  * @m: debugfs file.
  *
  * Shows the mode, whether the hctx is in a busy period and its requests are
- * raised, the counters of raises, relaxes and misses (requests issued before
- * the raise took effect) and, per CPU, the value its request holds ("none"
- * for no constraint).
+ * raised, the counters of raises, relaxes and misses (requests issued while
+ * not raised) and, per CPU, the value its request holds ("none" for no
+ * constraint): for an explicit mode, the limit clamped so that the CPU does
+ * not poll. An hctx that should have state and has none (an allocation
+ * failed when the hardware queues were remapped) shows "state=missing".
  *
  * The counters and limits are read without synchronizing with the hctx's
  * work item, so one line may be a moment older than another.
@@ -561,26 +736,31 @@ ssize_t blk_mq_cpu_lat_show(struct request_queue *q, char *page)
  */
 int blk_mq_cpu_lat_debugfs_show(struct blk_mq_hw_ctx *hctx, struct seq_file *m)
 {
+	int qmode = READ_ONCE(hctx->queue->cpu_lat_mode);
 	struct blk_mq_cpu_lat *cl;
-	unsigned int i;
+	unsigned long misses = 0;
+	unsigned int i, cpu;
 
 	guard(mutex)(&blk_mq_cpu_lat_mutex);
 	cl = hctx->cpu_lat;
 	if (!cl) {
-		seq_puts(m, "mode=off\n");
+		if (qmode == BLK_MQ_CPU_LAT_OFF || !blk_mq_cpu_lat_wanted(hctx)) {
+			seq_puts(m, "mode=off\n");
+		} else {
+			blk_mq_cpu_lat_show_mode(m, qmode);
+			seq_puts(m, "state=missing\n");
+		}
 		return 0;
 	}
 
-	if (cl->mode == BLK_MQ_CPU_LAT_AUTO)
-		seq_puts(m, "mode=auto\n");
-	else
-		seq_printf(m, "mode=%d\n", cl->mode);
+	blk_mq_cpu_lat_show_mode(m, cl->mode);
 	seq_printf(m, "active=%d raised=%d\n",
 		   test_bit(BLK_MQ_CPU_LAT_ACTIVE, &cl->state),
 		   READ_ONCE(cl->raised));
+	for_each_possible_cpu(cpu)
+		misses += READ_ONCE(*per_cpu_ptr(cl->misses, cpu));
 	seq_printf(m, "raises=%lu relaxes=%lu misses=%lu\n",
-		   READ_ONCE(cl->raises), READ_ONCE(cl->relaxes),
-		   READ_ONCE(cl->misses));
+		   READ_ONCE(cl->raises), READ_ONCE(cl->relaxes), misses);
 	for (i = 0; i < cl->nr_cpus; i++) {
 		const struct blk_mq_cpu_lat_cpu *c = &cl->cpus[i];
 		s32 value = READ_ONCE(c->value);
@@ -593,3 +773,10 @@ int blk_mq_cpu_lat_debugfs_show(struct blk_mq_hw_ctx *hctx, struct seq_file *m)
 	return 0;
 }
 #endif
+
+static int __init blk_mq_cpu_lat_init(void)
+{
+	blk_mq_cpu_lat_wq = alloc_workqueue("blk_cpu_lat", WQ_UNBOUND, 0);
+	return blk_mq_cpu_lat_wq ? 0 : -ENOMEM;
+}
+subsys_initcall(blk_mq_cpu_lat_init);

@@ -20,13 +20,18 @@ int blk_mq_cpu_lat_set_mode(struct request_queue *q, int mode);
 int blk_mq_cpu_lat_parse(const char *buf, int *mode);
 ssize_t blk_mq_cpu_lat_show(struct request_queue *q, char *page);
 int blk_mq_cpu_lat_debugfs_show(struct blk_mq_hw_ctx *hctx, struct seq_file *m);
+#if IS_ENABLED(CONFIG_KUNIT)
+extern unsigned int blk_mq_cpu_lat_hold_ms;
+int blk_mq_cpu_lat_nr_cpus(struct blk_mq_hw_ctx *hctx);
+#endif
 
 /**
  * blk_mq_cpu_lat_issue - Note that a request is issued on @hctx.
  * @hctx: hardware queue the request is issued on.
  *
  * Called for every request from blk_mq_start_request(). With the feature
- * off this is one predictable branch.
+ * off this is one predictable branch on a field next to hctx->tags, which
+ * blk_mq_start_request() has just used.
  */
 static inline void blk_mq_cpu_lat_issue(struct blk_mq_hw_ctx *hctx)
 {

@@ -40,7 +40,9 @@
 #
 # Targets are printed next to the measured values and never asserted: the
 # exit status is 0 when every cell ran, whatever the numbers; 1 when a
-# guest run or a fio run failed; 2 on usage errors.
+# guest run or a fio run failed or a cell ran without its configuration
+# (e.g. the write to /dev/cpu_dma_latency failed: the cell fails and gives
+# no numbers); 2 on usage errors.
 #
 # The guests run with scripts/guest.sh --lock (no kernel build meanwhile).
 # Other guests (kselftest, torture, ... of other users) still compete for
@@ -79,7 +81,7 @@ def div($a; $b): if $a == null or $b == null then null
 	elif $b == 0 then (if $a == 0 then 0 else null end) else $a / $b end;
 ($info.deep_states // []) as $deep
 | (($f.jobs // []) | map(select((."job options".ioengine // "") != "cpuio") | dir)) as $d
-| (if ($d | length) > 0 and $m.fio_rc == 0 then $d else null end) as $d
+| (if ($d | length) > 0 and $m.fio_rc == 0 and ($m.config_ok // true) then $d else null end) as $d
 | ($m.idle_us | add) as $it
 | ($m.idle_after_us | add) as $at
 | ($d | if . == null then null else map(.total_ios) | add end) as $ios
@@ -106,6 +108,9 @@ def div($a; $b): if $a == null or $b == null then null
 	qos_steady: $m.qos_events_steady, ios_steady: $m.ios_steady,
 	qos_steady_per_io: div($m.qos_events_steady; $m.ios_steady),
 	raises: $m.debugfs.raises, relaxes: $m.debugfs.relaxes, misses: $m.debugfs.misses,
+	misses_per_io: div($m.debugfs.misses; $ios),
+	timer_irq_per_cpu_s: (($m.local_timer_irqs // null) | if . == null or length == 0 then null
+		else div(add / length; $m.run_s) end),
 	power_w: div(($m.energy_uj // null) | if . == null then null else . / 1e6 end; $m.run_s),
 	power_after_w: div(($m.energy_after_uj // null) | if . == null then null else . / 1e6 end; $m.after_s),
 	energy_per_io_uj: div($m.energy_uj // null; $ios),
@@ -125,7 +130,8 @@ def ratio($a; $b): if $a == null or $b == null then null
 ["p50_us", "p99_us", "p999_us", "max_us", "clat_p50_us", "clat_p99_us",
  "clat_p999_us", "clat_max_us", "iops", "poll_share", "deep_share",
  "deep_after_share", "busy_share", "qos_events", "qos_per_io", "qos_steady",
- "qos_steady_per_io", "misses", "raises", "relaxes", "power_w",
+ "qos_steady_per_io", "misses", "misses_per_io", "raises", "relaxes",
+ "timer_irq_per_cpu_s", "power_w",
  "power_after_w", "energy_per_io_uj"] as $metrics
 | ($c | map(select(.workload != "null-qd32"))) as $main
 | ($c | map(select(.workload == "null-qd32"))) as $null

@@ -5,7 +5,9 @@
 # checked out in $BASE_DIR (normally branch `series'): the test kernel in
 # $BUILD (scripts/configs/test.config) or the debug kernel in $BUILD_DEBUG
 # (test.config + debug.config). Incremental when the build folder exists.
-# Holds $BUILD_LOCK: never two kernel builds at once.
+# Holds $BUILD_LOCK: never two kernel builds at once. A successful build
+# leaves BUILD_DIR/series-stamp (the commit built, and whether the tree was
+# clean; see stamp_check in common.sh): guest.sh boots nothing else.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
@@ -19,10 +21,14 @@ esac
 mkdir -p "$WORK"
 exec 9> "$BUILD_LOCK"
 flock 9
+mkdir -p "$b"
+stamp_clear "$b"
+state=$(tree_state) || die "$BASE_DIR: no commit checked out"
 "$TOP/scripts/kconfig.sh" "$BASE_DIR" "$b" "${frags[@]}"
-log "build: $1 kernel in $b (-j$JOBS)"
+log "build: $1 kernel in $b (-j$JOBS) from ${state% *} (${state#* } tree)"
 make -s -C "$BASE_DIR" O="$b" -j"$JOBS" > "$b/build.log" 2>&1 || {
 	tail -40 "$b/build.log" >&2
 	die "build: $1 kernel failed (log: $b/build.log)"
 }
+stamp_write "$b" "$state" || die "build: $BASE_DIR changed during the build; build again"
 log "build: $(make -s -C "$BASE_DIR" O="$b" kernelrelease) in $b/arch/x86/boot/bzImage"

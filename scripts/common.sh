@@ -116,3 +116,144 @@ own_out() {
 	mkdir -p "$dir"
 	touch "$dir/$mark"
 }
+
+# ---- which tree a kernel build is from --------------------------------------
+# scripts/build.sh (and checks.sh, which builds the test kernel) leave
+# BUILD_DIR/$STAMP naming the commit of $BASE_DIR that was built and whether
+# the tree was clean; guest.sh boots a kernel only when its stamp names the
+# current head of branch `series' ($SERIES_BRANCH), built from a clean tree.
+STAMP=series-stamp
+
+# tree_state - "COMMIT clean|dirty" of the tree checked out in $BASE_DIR
+# (tracked files only).
+tree_state() {
+	local c d=clean
+	c=$(git -C "$BASE_DIR" rev-parse -q --verify HEAD) || return 1
+	[ -z "$(git -C "$BASE_DIR" status --porcelain --untracked-files=no)" ] || d=dirty
+	echo "$c $d"
+}
+
+# stamp_clear DIR - the build in DIR is about to change: no valid stamp.
+stamp_clear() {
+	rm -f "$1/$STAMP"
+}
+
+# stamp_write DIR STATE - after a successful build of STATE (tree_state as
+# it was when the build started): stamp DIR, unless the tree changed
+# meanwhile.
+stamp_write() {
+	local now
+	now=$(tree_state) || return 1
+	if [ "$now" != "$2" ]; then
+		log "stamp: $BASE_DIR changed during the build ($2 -> $now): $1 not stamped"
+		return 1
+	fi
+	printf 'commit=%s\ntree=%s\nbuilt=%s\n' "${2% *}" "${2#* }" "$(date -u +%FT%TZ)" > "$1/$STAMP"
+}
+
+# stamp_check DIR - succeed when DIR holds a clean build of the current head
+# of branch `series'; else say why on stderr and fail.
+stamp_check() {
+	local dir=$1 br=${SERIES_BRANCH:-series} want got tree
+	want=$(git -C "$BASE_DIR" rev-parse -q --verify "refs/heads/$br") ||
+		{ echo "no branch $br in $BASE_DIR" >&2; return 1; }
+	if [ ! -f "$dir/$STAMP" ]; then
+		echo "$dir has no $STAMP: its last build failed, was interrupted or did not go through scripts/build.sh; rebuild it (scripts/build.sh)" >&2
+		return 1
+	fi
+	got=$(sed -n 's/^commit=//p' "$dir/$STAMP")
+	tree=$(sed -n 's/^tree=//p' "$dir/$STAMP")
+	if [ "$got" != "$want" ]; then
+		echo "$dir was built from ${got:-an unknown commit}, not from $br ($want) in $BASE_DIR; rebuild it (scripts/build.sh)" >&2
+		return 1
+	fi
+	if [ "$tree" != clean ]; then
+		echo "$dir was built from $br with uncommitted changes in $BASE_DIR; rebuild it from a clean tree" >&2
+		return 1
+	fi
+}
+
+# ---- the kernel log of a guest run ------------------------------------------
+# Kernel log lines that are a report: lockdep ("WARNING: possible circular
+# locking dependency detected", ...), KASAN and KFENCE ("BUG: KASAN: ..."),
+# might_sleep ("BUG: sleeping function called from invalid context",
+# "BUG: scheduling while atomic"), WARN ("WARNING: file:line at ..."), any
+# other BUG:, BUG() ("kernel BUG at"), Oops, panics, UBSAN, debugobjects
+# (ODEBUG), list corruption (DEBUG_LIST), RCU stalls, hung tasks, soft and
+# hard lockups, workqueue lockups/stalls, kmemleak's leak notice and
+# kmemleak switching itself off.
+REPORT_PAT='WARNING:|BUG:|kernel BUG at|Oops|general protection fault|Kernel panic|UBSAN:|ODEBUG:'
+REPORT_PAT+='|list_(add|del) (corruption|double add)|detected (expedited )?stall|INFO: task .* blocked'
+REPORT_PAT+='|soft lockup|hard LOCKUP|workqueue lockup|workqueue stall'
+REPORT_PAT+='|INFO: trying to register non-static key|turning off the locking correctness validator'
+REPORT_PAT+='|new suspected memory leak|Kernel memory leak detector disabled'
+
+# scan_reports WHAT DIR [KNOWN] - the report scan of every guest run: the
+# kernel lines ("[ seconds] ...", printk.time=1) of DIR/console.log, the
+# whole serial console from the first boot message on, and of DIR/dmesg.txt
+# when the guest saved one (the same line in both counts once), against
+# REPORT_PAT. A console without the boot banner ("Linux version") fails:
+# the log was not captured. Lines matching the regex KNOWN (a known report
+# of the baseline kernel) are shown with their count but not counted.
+# Prints one PASS or FAIL line (WHAT names the check) and the evidence,
+# writes the report lines to DIR/reports.txt; fails on any report.
+scan_reports() {
+	local what=$1 dir=$2 known=${3:-} con=$2/console.log dm=$2/dmesg.txt
+	local ts='\[ *[0-9]+\.[0-9]+\] ' src=console.log nlines n nk counts
+	if [ ! -s "$con" ]; then
+		echo "FAIL $what: no console log ($con)"
+		return 1
+	fi
+	if ! grep -aEq "${ts}Linux version " "$con"; then
+		echo "FAIL $what: $con has no boot banner (\"Linux version\"): the kernel log was not captured"
+		tail -n 5 "$con" | sed 's/^/    /'
+		return 1
+	fi
+	[ ! -s "$dm" ] || src="$src + dmesg.txt"
+	# From the last timestamp of a line on (user space output may precede
+	# a kernel line on the console), without carriage returns.
+	{ tr -d '\r' < "$con"; [ ! -s "$dm" ] || tr -d '\r' < "$dm"; } |
+		grep -aE "$ts" | sed -E 's/.*(\[ *[0-9]+\.[0-9]+\] )/\1/' |
+		awk '!seen[$0]++' > "$dir/kernel-lines.txt"
+	nlines=$(wc -l < "$dir/kernel-lines.txt")
+	grep -aE "$REPORT_PAT" "$dir/kernel-lines.txt" > "$dir/reports.txt" || true
+	rm -f "$dir/kernel-lines.txt"
+	nk=0
+	if [ -n "$known" ]; then
+		nk=$(grep -aEc "$known" "$dir/reports.txt" || true)
+		grep -aEv "$known" "$dir/reports.txt" > "$dir/reports.tmp" || true
+		mv "$dir/reports.tmp" "$dir/reports.txt"
+	fi
+	n=$(wc -l < "$dir/reports.txt")
+	if [ "$n" = 0 ]; then
+		echo "PASS $what: no lockdep, KASAN, might_sleep, WARN, BUG, Oops, ODEBUG, list corruption, RCU stall, hung task, lockup, workqueue stall or kmemleak report ($nlines kernel lines of $src)"
+	else
+		# Disjoint classes; a WARN() is "WARNING: file:line at function"
+		# (older kernels: "WARNING: CPU: ..." or "WARNING: at ..."),
+		# lockdep's reports are other "WARNING: ..." lines.
+		counts=$(awk '
+			/BUG: KASAN|BUG: KFENCE/ { c["KASAN"]++; next }
+			/BUG: (sleeping function called from invalid context|scheduling while atomic)/ { c["might_sleep"]++; next }
+			/WARNING: ([^ ]+:[0-9]+ at |CPU: |at )/ { c["WARN"]++; next }
+			/WARNING:|INFO: trying to register non-static key|turning off the locking correctness validator/ { c["lockdep"]++; next }
+			/INFO: task .* blocked|detected (expedited )?stall|soft lockup|hard LOCKUP|workqueue (lockup|stall)/ { c["hang/stall"]++; next }
+			/memory leak/ { c["kmemleak"]++; next }
+			/BUG:|kernel BUG at/ { c["BUG"]++; next }
+			{ c["other"]++ }
+			END { for (k in c) printf "%s %d, ", k, c[k] }' "$dir/reports.txt")
+		echo "FAIL $what: $n report lines (${counts%, }) in $src; all in $dir/reports.txt:"
+		head -n 10 "$dir/reports.txt" | sed 's/^/    /'
+		echo "  the first report on the console (without '?' frames):"
+		tr -d '\r' < "$con" | awk -v pat="$REPORT_PAT" -v known="$known" '
+			$0 ~ pat && (known == "" || $0 !~ known) { p = 1 }
+			p && !/\]  \? / { print "    " $0; n++ }
+			n >= 60 || (p && /<\/TASK>|---\[ end trace/) { exit }'
+	fi
+	if [ "$nk" -gt 0 ]; then
+		echo "  known baseline report, not counted: $nk lines matching '$known'"
+	fi
+	if grep -aq 'printk messages dropped' "$con"; then
+		echo "  note: the console dropped printk messages; scanned: $src"
+	fi
+	[ "$n" = 0 ]
+}

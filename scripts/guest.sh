@@ -3,10 +3,13 @@
 #
 # guest.sh --kernel BUILD_DIR --script GUEST_SCRIPT [--out DIR]
 #          [--timeout SECONDS] [--append "KERNEL ARGS"] [--smp N]
+#          [--maxcpus N]
 #          [--accel auto|tcg|kvm] [--lock] [--keep-share]
 #
 # Boots the kernel of BUILD_DIR (an O= build folder) in QEMU and runs
-# GUEST_SCRIPT in it; exits with the script's exit code.
+# GUEST_SCRIPT in it; exits with the script's exit code. Refuses a build
+# whose stamp (scripts/build.sh) does not name the current head of branch
+# `series' in $BASE_DIR, built from a clean tree.
 #
 # GUEST_SCRIPT is a file on the host, a name in tools/guest/ (for example
 # platform-selftest.sh) or selftests/block/NAME from the kernel tree.
@@ -24,10 +27,11 @@
 #     /dev/vda (virtio-blk, cache=none, aio=io_uring if QEMU supports it,
 #     else threads), removed afterwards;
 #  5. boots qemu-system-x86_64 -smp 2 -m 2G with a hard timeout; the serial
-#     console goes to OUT/console.log. Accelerator: --accel auto (default)
-#     uses KVM only if a probe boot under KVM worked on this host (the
-#     result is cached in $WORK/accel-probe), else TCG (-cpu max,
-#     thread=multi).
+#     console goes to OUT/console.log (kernel command line: an 8 MiB log
+#     buffer, soft lockup and workqueue stall thresholds of 60 s).
+#     Accelerator: --accel auto (default) uses KVM only if a probe boot
+#     under KVM worked on this host (the result is cached in
+#     $WORK/accel-probe), else TCG (-cpu max, thread=multi).
 #     --lock holds $BUILD_LOCK shared while the guest runs: no kernel
 #     build (they hold it exclusively) competes for the CPUs, which latency
 #     numbers under TCG need; it waits for a running build first.
@@ -46,11 +50,11 @@ set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
 usage() {
-	sed -n '4,6s/^# //p' "$0" >&2
+	sed -n '4,7s/^# //p' "$0" >&2
 	exit 2
 }
 
-kernel="" script="" out="" tmo=900 append="" smp=2 accel=auto keep=0 lock=0
+kernel="" script="" out="" tmo=900 append="" smp=2 maxcpus="" accel=auto keep=0 lock=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) kernel=${2:?}; shift 2 ;;
@@ -59,6 +63,7 @@ while [ $# -gt 0 ]; do
 	--timeout) tmo=${2:?}; shift 2 ;;
 	--append) append=${2?}; shift 2 ;;
 	--smp) smp=${2:?}; shift 2 ;;
+	--maxcpus) maxcpus=${2:?}; shift 2 ;;
 	--accel) accel=${2:?}; shift 2 ;;
 	--lock) lock=1; shift ;;
 	--keep-share) keep=1; shift ;;
@@ -69,6 +74,8 @@ done
 [ -n "$kernel" ] && [ -n "$script" ] || usage
 [[ $tmo =~ ^[1-9][0-9]*$ ]] || die "--timeout wants seconds, got $tmo"
 [[ $smp =~ ^[1-9][0-9]*$ ]] || die "--smp wants a number, got $smp"
+[ -z "$maxcpus" ] || [[ $maxcpus =~ ^[1-9][0-9]*$ && $maxcpus -ge $smp ]] ||
+	die "--maxcpus wants a number of at least --smp, got $maxcpus"
 case $accel in auto|tcg|kvm) ;; *) die "--accel wants auto, tcg or kvm" ;; esac
 
 [ -d "$kernel" ] || die "no kernel build folder $kernel"
@@ -100,6 +107,11 @@ key=$(basename "$build")-$(printf '%s' "$build" | sha256sum | cut -c1-8)
 
 # OUT: replaced, but only when guest.sh made it.
 own_out "$out" .guest-run
+
+# Only a kernel built from the current series: a bzImage left by an earlier
+# build must not stand in for a build of the series that failed. (After
+# own_out: no results of an earlier run stay behind in OUT.)
+why=$(stamp_check "$build" 2>&1) || die "refusing to boot $bz: $why"
 
 # ---- 1. the emulated cpuidle driver ----------------------------------------
 build_module() {
@@ -174,7 +186,11 @@ if ! drive_ok none io_uring; then
 fi
 
 # ---- 5. boot ---------------------------------------------------------------
-cmdline="console=ttyS0 panic=-1 printk.time=1 guest_run=$run${append:+ $append}"
+# A log buffer that holds the whole run (scan_reports reads the console
+# and the guest's dmesg); soft lockup (2 x watchdog_thresh) and workqueue
+# stall thresholds of 60 s, for debug kernels under TCG.
+cmdline="console=ttyS0 panic=-1 printk.time=1 log_buf_len=8M watchdog_thresh=30"
+cmdline="$cmdline workqueue.watchdog_thresh=60 guest_run=$run${append:+ $append}"
 
 # qemu_run TIMEOUT LOG ACCEL [APPEND] - one boot; returns timeout's status.
 qemu_run() {
@@ -185,7 +201,7 @@ qemu_run() {
 		args=(-accel "tcg,thread=multi") cpu=max
 	fi
 	timeout -k 10 "$t" qemu-system-x86_64 "${args[@]}" -cpu "$cpu" \
-		-smp "$smp" -m 2G -nographic -no-reboot -nic none \
+		-smp "$smp${maxcpus:+,maxcpus=$maxcpus}" -m 2G -nographic -no-reboot -nic none \
 		-kernel "$bz" -initrd "$initrd" \
 		-append "$cmdline${extra:+ $extra}" \
 		-virtfs "local,path=$share,mount_tag=share,security_model=none,id=share" \

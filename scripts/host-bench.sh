@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # host-bench.sh --device /dev/X [--write] [--reps N] [--runtime S]
-#               [--governors LIST] [--out DIR]
+#               [--governors LIST] [--workloads LIST] [--out DIR]
 #
 # The benchmark of scripts/bench.sh on real hardware: runs the same fio
 # matrix (tools/bench/*.fio, through tools/guest/bench.sh in host mode)
@@ -27,7 +27,9 @@
 # instance. Nothing else is touched.
 #
 # Options: --reps N (default 3), --runtime S (seconds per cell, default 10),
-# --governors menu,teo (default: the current governor only), --out DIR
+# --governors menu,teo (default: the current governor only), --workloads
+# LIST (read job files of tools/bench/, comma-separated; default: the
+# matrix of bench.sh, e.g. qd1,qd1-think1ms,qd1-think20ms), --out DIR
 # (default $RESULTS/host-bench). Installs fio, jq and gnuplot-nox when
 # missing. Exit status: 0 when every cell ran (targets are not asserted),
 # 1 on errors, 2 on usage errors.
@@ -39,7 +41,7 @@ usage() {
 	exit 2
 }
 
-device="" write=0 reps=3 runtime=10 govs="" out=""
+device="" write=0 reps=3 runtime=10 govs="" out="" wls=""
 while [ $# -gt 0 ]; do
 	case $1 in
 	--device) device=${2:?"--device wants a block device"}; shift 2 ;;
@@ -47,6 +49,7 @@ while [ $# -gt 0 ]; do
 	--reps) reps=${2:?}; shift 2 ;;
 	--runtime) runtime=${2:?}; shift 2 ;;
 	--governors) govs=${2:?}; shift 2 ;;
+	--workloads) wls=$(echo "${2:?}" | tr ',' ' '); shift 2 ;;
 	--out) out=${2:?}; shift 2 ;;
 	-h|--help) usage ;;
 	*) echo "unknown argument: $1" >&2; usage ;;
@@ -124,7 +127,11 @@ out=$(realpath -m "${out:-$RESULTS/host-bench}")
 own_out "$out" .bench-run
 mkdir -p "$out/host"
 
-workloads=$BENCH_WORKLOADS
+workloads=${wls:-$BENCH_WORKLOADS}
+for w in $workloads; do
+	[ -f "$TOP/tools/bench/$w.fio" ] || die "--workloads: no tools/bench/$w.fio"
+	case $w in *-write) die "--workloads: $w writes; use --write" ;; esac
+done
 readonly_flag=1
 if [ $write = 1 ]; then
 	workloads="$workloads qd1-write qd32-write"

@@ -1,74 +1,67 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# kunit.sh - run the KUnit suites of tools/kunit/cpulat.kunitconfig with
-# kunit.py on x86_64 under QEMU, using the kernel tree as checked out in
-# $BASE_DIR (it must be branch `series': see scripts/series.sh apply).
+# kunit.sh [--build DIR] - the KUnit suites of the series, from the boot log
+# of the test kernel: they are built into it (scripts/configs/test.config)
+# and run at boot. Boots the kernel of DIR (default $BUILD, the test kernel
+# that scripts/checks.sh builds) with 2 present and 4 possible CPUs
+# (possible_cpus=4), so that the suites also meet possible CPUs that are not
+# present, and hands the console log to `kunit.py parse`. No kernel is
+# built here.
 #
-# Usage: scripts/kunit.sh [extra kunit.py run arguments, e.g. a filter glob]
-#
-# kunit.py builds a small kernel in $WORK/kunit-x86 (under the build lock,
-# incrementally when it exists) and boots it. It always passes
-# `-accel kvm -accel hvf -accel tcg' to QEMU; this host's /dev/kvm cannot boot
-# a stock guest (it hangs), so kunit.py runs in a private mount namespace
-# where /dev/kvm is /dev/null: KVM fails to initialise and QEMU falls back to
-# TCG. Output: $RESULTS/kunit/kunit.log (kunit.py's output), test.log (the
-# kernel's full console output: the KTAP), results.json. The last line is
-# "kunit: N passed, N failed, N skipped"; the exit status is kunit.py's.
+# Prints "PASS kunit ..." or "FAIL kunit: why"; fails unless both suites of
+# the series (cpuidle_latency, blk_mq_cpu_latency) ran, every test passed,
+# none was skipped, and the guest had more possible than present CPUs. The
+# last line is "kunit: N passed, N failed, N skipped". Results:
+# $RESULTS/kunit/ (console.log, kunit.log: kunit.py's output, cpus.txt).
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
+build=$BUILD
 case ${1:-} in
--h|--help) sed -n '4,/^set -/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2; exit 2 ;;
+--build) build=${2:?}; shift 2 ;;
+"") ;;
+*) sed -n '4,/^set -/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2; exit 2 ;;
 esac
-
-BRANCH=${SERIES_BRANCH:-series}
-KUNITCONFIG=$TOP/tools/kunit/cpulat.kunitconfig
-KBUILD=$WORK/kunit-x86
 OUT=$RESULTS/kunit
+SUITES="cpuidle_latency blk_mq_cpu_latency"
 
-need_pkgs python3 qemu-system-x86 qemu-system-data util-linux mount \
-	gcc make flex bison bc libelf-dev libssl-dev
-[ -d "$BASE_DIR/.git" ] || die "no kernel tree at $BASE_DIR (run scripts/baseline.sh)"
-[ -f "$KUNITCONFIG" ] || die "no $KUNITCONFIG"
-
-hold_lock
-# The checked-out tree is what gets built: it must be the series.
-git -C "$BASE_DIR" rev-parse -q --verify "refs/heads/$BRANCH" >/dev/null ||
-	die "no branch $BRANCH in $BASE_DIR (run scripts/series.sh apply)"
-if [ "$(git -C "$BASE_DIR" rev-parse 'HEAD^{tree}')" != "$(git -C "$BASE_DIR" rev-parse "$BRANCH^{tree}")" ] ||
-   [ -n "$(git -C "$BASE_DIR" status --porcelain --untracked-files=no)" ]; then
-	die "$BASE_DIR does not have $BRANCH checked out cleanly (run scripts/series.sh apply)"
-fi
-
-rm -rf "$OUT"
-mkdir -p "$OUT" "$KBUILD"
-cmd=(python3 "$BASE_DIR/tools/testing/kunit/kunit.py" run --arch=x86_64
-     --kunitconfig="$KUNITCONFIG" --build_dir="$KBUILD" --jobs="$JOBS"
-     --json="$OUT/results.json" "$@")
-if [ -e /dev/kvm ]; then
-	# shellcheck disable=SC2016
-	cmd=(unshare --mount --propagation private
-	     sh -c 'mount --bind /dev/null /dev/kvm && exec "$@"' sh "${cmd[@]}")
-fi
-log "kunit: ${cmd[*]}"
+need_pkgs python3
 rc=0
-(cd "$BASE_DIR" && timed kunit "${cmd[@]}") 2>&1 | tee "$OUT/kunit.log" || rc=$?
-[ ! -f "$KBUILD/test.log" ] || cp "$KBUILD/test.log" "$OUT/test.log"
+"$TOP/scripts/guest.sh" --kernel "$build" --script kunit.sh --out "$OUT" \
+	--smp 2 --append possible_cpus=4 --timeout 900 || rc=$?
+[ -f "$OUT/console.log" ] || { echo "FAIL kunit: no console log (guest.sh exit $rc)"; exit 1; }
 
-# "Testing complete. Ran 9 tests: passed: 8, failed: 1, skipped: 0"
-sum=$(sed 's/\x1b\[[0-9;]*m//g' "$OUT/kunit.log" | grep -E 'Testing complete\. Ran [0-9]+ tests' |
-      tail -n 1 | sed 's/^\[[0-9:]*\] //' || true)
+python3 "$BASE_DIR/tools/testing/kunit/kunit.py" parse "$OUT/console.log" \
+	> "$OUT/kunit.log" 2>&1 || true
+sed 's/\x1b\[[0-9;]*m//g' "$OUT/kunit.log" | sed 's/^\[[0-9:]*\] //' |
+	grep -vE '^=+$' | tail -n 40
+sum=$(sed 's/\x1b\[[0-9;]*m//g' "$OUT/kunit.log" |
+      grep -E 'Testing complete\. Ran [0-9]+ tests' | tail -n 1 || true)
 p=$(sed -nE 's/.*passed: ([0-9]+).*/\1/p' <<< "$sum")
 f=$(sed -nE 's/.*failed: ([0-9]+).*/\1/p' <<< "$sum")
 s=$(sed -nE 's/.*skipped: ([0-9]+).*/\1/p' <<< "$sum")
 e=$(sed -nE 's/.*errors: ([0-9]+).*/\1/p' <<< "$sum")
 c=$(sed -nE 's/.*crashed: ([0-9]+).*/\1/p' <<< "$sum")
-if [ -z "$sum" ]; then
-	log "kunit: no summary from kunit.py (see $OUT/kunit.log)"
-	[ "$rc" != 0 ] || rc=1
+p=${p:-0} f=$((${f:-0} + ${e:-0} + ${c:-0})) s=${s:-0}
+
+bad=""
+[ -n "$sum" ] || bad="no KUnit summary in the boot log (kunit.py parse: $OUT/kunit.log)"
+for suite in $SUITES; do
+	sed 's/\x1b\[[0-9;]*m//g' "$OUT/kunit.log" | grep -qE "\[PASSED\] $suite( |\$)" ||
+		bad="${bad:+$bad; }suite $suite did not pass as a whole (or did not run)"
+done
+[ "$f" = 0 ] || bad="${bad:+$bad; }$f failed"
+[ "$s" = 0 ] || bad="${bad:+$bad; }$s skipped"
+possible=$(sed -n 's/^possible=//p' "$OUT/cpus.txt" 2>/dev/null)
+present=$(sed -n 's/^present=//p' "$OUT/cpus.txt" 2>/dev/null)
+if [ -z "$possible" ] || [ "$possible" = "$present" ]; then
+	bad="${bad:+$bad; }possible CPUs ${possible:-?} not more than present ${present:-?}"
 fi
-f=$((${f:-0} + ${e:-0} + ${c:-0}))
-log "kunit: ${sum:-no result}; logs in $OUT"
-echo "kunit: ${p:-0} passed, ${f:-0} failed, ${s:-0} skipped"
-exit "$rc"
+if [ -n "$bad" ]; then
+	echo "FAIL kunit: $bad"
+else
+	echo "PASS kunit: $p tests of $SUITES at boot (possible CPUs $possible, present $present)"
+fi
+echo "kunit: $p passed, $f failed, $s skipped"
+[ -z "$bad" ]

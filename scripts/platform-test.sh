@@ -8,8 +8,11 @@
 # (emulated C-states, governors menu and teo, per-CPU resume latency limit,
 # fio latency with and without C6). Prints the TAP lines and the latency
 # table, and fails unless the guest script exited 0, the TAP plan matches
-# the number of tests and every test is "ok" (a SKIP counts as a failure:
-# the platform must be complete).
+# the number of tests, every test is "ok" and the kernel log of the run has
+# no report (scan_reports in common.sh). A skipped test is no pass: it
+# prints "SKIP platform: ..." and makes the exit status non-zero (the
+# platform must be complete). Verdict lines: "PASS platform: ...",
+# "FAIL platform...: why", "SKIP platform: ...".
 #
 # The guest runs with guest.sh --lock (no kernel build runs meanwhile, so
 # that the latency numbers mean something); --no-lock turns that off.
@@ -40,27 +43,32 @@ timed "platform-test" "$TOP/scripts/guest.sh" --kernel "$build" \
 elapsed=$((SECONDS - start))
 
 tap=$out/platform.tap
-fail=0
+fail=0 skip=0
 if [ -f "$tap" ]; then
 	echo "---- $tap"
 	cat "$tap"
 	plan=$(sed -n 's/^1\.\.\([0-9]\+\)$/\1/p' "$tap")
 	n=$(grep -cE '^(not )?ok [0-9]+' "$tap" || true)
-	bad=$(grep -E '^not ok [0-9]+|^ok [0-9]+ .*# *SKIP' "$tap" || true)
+	bad=$(grep -E '^not ok [0-9]+' "$tap" || true)
+	skipped=$(grep -E '^ok [0-9]+ .*# *SKIP' "$tap" || true)
 	if [ -z "$plan" ]; then
-		echo "platform-test: no TAP plan in $tap" >&2
+		echo "FAIL platform: no TAP plan in $tap"
 		fail=1
 	elif [ "$plan" != "$n" ]; then
-		echo "platform-test: TAP plan 1..$plan but $n tests" >&2
+		echo "FAIL platform: TAP plan 1..$plan but $n tests"
 		fail=1
 	fi
 	if [ -n "$bad" ]; then
-		echo "platform-test: failed or skipped:" >&2
-		echo "$bad" >&2
+		echo "FAIL platform: $(wc -l <<< "$bad") tests failed:"
+		while IFS= read -r l; do echo "    $l"; done <<< "$bad"
 		fail=1
 	fi
+	if [ -n "$skipped" ]; then
+		sed -E 's/^ok [0-9]+ (- )?/SKIP platform: /' <<< "$skipped"
+		skip=1
+	fi
 else
-	echo "platform-test: no $tap" >&2
+	echo "FAIL platform: no $tap"
 	fail=1
 fi
 
@@ -68,13 +76,20 @@ if [ -f "$out/platform-latency.txt" ]; then
 	echo "---- $out/platform-latency.txt"
 	cat "$out/platform-latency.txt"
 else
-	echo "platform-test: no latency table" >&2
+	echo "FAIL platform: no latency table"
 	fail=1
 fi
 
-[ $rc = 0 ] || echo "platform-test: guest.sh exited $rc" >&2
-if [ $rc != 0 ] || [ $fail != 0 ]; then
-	log "platform-test: FAILED after $elapsed s (results in $out)"
+if [ -f "$out/console.log" ]; then
+	scan_reports "kernel log (platform)" "$out" || fail=1
+fi
+if [ $rc != 0 ]; then
+	echo "FAIL platform: guest.sh exited $rc (see $out/console.log)"
+	fail=1
+fi
+if [ $fail != 0 ] || [ $skip != 0 ]; then
+	log "platform-test: FAILED or skipped after $elapsed s (results in $out)"
 	exit 1
 fi
+echo "PASS platform: $n/$plan ok ($elapsed s)"
 log "platform-test: PASSED in $elapsed s (results in $out)"

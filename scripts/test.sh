@@ -3,23 +3,34 @@
 #
 # test.sh - the project's test command (README.md), from a fresh clone:
 #
-#   deps        install the packages the harness needs (scripts/deps.sh)
-#   baseline    fetch the pinned linux-source-7.3 tree (scripts/baseline.sh)
+#   deps        (setup) install the packages the harness needs (scripts/deps.sh)
+#   baseline    (setup) fetch the pinned linux-source-7.3 tree (scripts/baseline.sh)
 #   series      `series', patches/ and the copies agree, and the check can
 #               fail (scripts/series.sh check, selftest-check)
-#   apply       git am the series onto the baseline (scripts/series.sh apply)
+#   apply       (setup) git am the series onto the baseline (scripts/series.sh apply)
+#   b4          the series as a threaded mbox through `b4 am' (offline) and
+#               git am gives the same commits and tree, and the check can
+#               fail (scripts/b4.sh check, selftest)
 #   checks      checkpatch --strict, every patch builds, sparse, W=1,
 #               kernel-doc (scripts/checks.sh); this builds the test kernel
-#   kunit       the series' KUnit suites with kunit.py on x86_64
+#   figures     README.md and the cover letter quote exactly what
+#               scripts/figures.sh generates from the committed data/
+#   kunit       the series' KUnit suites, from the boot log of the test kernel
+#               (2 present, 4 possible CPUs), parsed by kunit.py
 #   platform    the emulated C-state platform self-test (scripts/platform-test.sh)
 #   kselftest   the series' kselftest in the test guest, menu and teo,
 #               Sapphire Rapids and AMD-like tables (scripts/kselftest.sh)
-#   debug       the debug kernel (lockdep, KASAN, kmemleak, ...): build, the
-#               kselftest, the short torture and the bad-input table
-#               (scripts/torture.sh)
+#   debug       the debug kernel (lockdep, KASAN, kmemleak, ...): build
+#               (setup), the kselftest, the short torture and the bad-input
+#               table (scripts/torture.sh)
 #
-# Every check prints "PASS name" or "FAIL name: why"; the last line is
-# "N passed, N failed". Exits non-zero on any failure. Logs: results/logs/.
+# Setup steps are no tests: each prints "SETUP ok name" or "SETUP FAIL name:
+# why" and a failed one stops the run. Every check prints "PASS name" or
+# "FAIL name: why"; a skipped test ("SKIP name: why", e.g. a TAP "ok ... #
+# SKIP") is no pass. The last line is "N passed, N failed, N skipped"
+# (failed includes failed setup steps). Exits non-zero on any failure and
+# on any skip: CI has every tool, so a skip means a broken test. Logs:
+# results/logs/.
 #
 # Usage: scripts/test.sh [--only STEP[,STEP...]]
 set -uo pipefail
@@ -33,36 +44,58 @@ mkdir -p "$LOGS"
 start=$(date +%s)
 stop=0
 
-# step NAME CMD...: run CMD, keep its PASS/FAIL lines, add one line for the
-# step itself when CMD printed none or failed without saying why.
-step() {
-	local name=$1 s rc
-	shift
+# run_step KIND NAME CMD...: run CMD (KIND test or setup), log it and time
+# it. A test step keeps CMD's PASS/FAIL/SKIP lines and adds one line for
+# itself when CMD printed none, or failed without a FAIL or SKIP line. A
+# setup step adds one SETUP line.
+run_step() {
+	local kind=$1 name=$2 s rc
+	shift 2
 	[ -z "$only" ] || [[ $only == *",$name,"* ]] || return 0
-	[ $stop = 0 ] || { echo "FAIL $name: not run (an earlier step failed)" | tee -a "$LOGS/summary.txt"; return 0; }
+	if [ $stop != 0 ]; then
+		if [ "$kind" = setup ]; then
+			echo "SETUP FAIL $name: not run (an earlier step failed)"
+		else
+			echo "FAIL $name: not run (an earlier step failed)"
+		fi | tee -a "$LOGS/summary.txt"
+		return 0
+	fi
 	echo "=== $name: $*"
 	s=$(date +%s)
 	"$@" 2>&1 | tee "$LOGS/$name.log"
 	rc=${PIPESTATUS[0]}
-	grep -E '^(PASS|FAIL) ' "$LOGS/$name.log" >> "$LOGS/summary.txt"
-	if [ $rc != 0 ] && ! grep -q '^FAIL ' "$LOGS/$name.log"; then
-		echo "FAIL $name: exit $rc (log: $LOGS/$name.log)" | tee -a "$LOGS/summary.txt"
-	elif [ $rc = 0 ] && ! grep -qE '^(PASS|FAIL) ' "$LOGS/$name.log"; then
-		echo "PASS $name" | tee -a "$LOGS/summary.txt"
+	if [ "$kind" = setup ]; then
+		if [ "$rc" = 0 ]; then
+			echo "SETUP ok $name"
+		else
+			echo "SETUP FAIL $name: exit $rc (log: $LOGS/$name.log)"
+		fi | tee -a "$LOGS/summary.txt"
+	else
+		grep -E '^(PASS|FAIL|SKIP) ' "$LOGS/$name.log" >> "$LOGS/summary.txt"
+		if [ "$rc" != 0 ] && ! grep -qE '^(FAIL|SKIP) ' "$LOGS/$name.log"; then
+			echo "FAIL $name: exit $rc (log: $LOGS/$name.log)" | tee -a "$LOGS/summary.txt"
+		elif [ "$rc" = 0 ] && ! grep -qE '^(PASS|FAIL|SKIP) ' "$LOGS/$name.log"; then
+			echo "PASS $name" | tee -a "$LOGS/summary.txt"
+		fi
 	fi
 	printf '%s\t%d\n' "$name" "$(($(date +%s) - s))" >> "$LOGS/timings.tsv"
 	echo "=== $name: exit $rc after $(($(date +%s) - s)) s"
-	return $rc
+	return "$rc"
 }
 
-# Steps whose failure makes the rest meaningless stop the run.
-critical() { step "$@" || stop=1; }
+# step NAME CMD...: a test. critical NAME CMD...: a setup step, not a
+# test; the rest is meaningless without it: its failure stops the run.
+step() { run_step test "$@"; }
+critical() { run_step setup "$@" || stop=1; }
 
 : > "$LOGS/timings.tsv"
 critical deps "$TOP/scripts/deps.sh"
 critical baseline "$TOP/scripts/baseline.sh"
 step series bash -c "'$TOP/scripts/series.sh' check && '$TOP/scripts/series.sh' selftest-check"
+step figures "$TOP/scripts/figures.sh" --check
 critical apply "$TOP/scripts/series.sh" apply
+step b4 bash -c "'$TOP/scripts/b4.sh' check && '$TOP/scripts/b4.sh' selftest"
+step mutants-apply "$TOP/scripts/mutants.sh" --check
 step checks "$TOP/scripts/checks.sh"
 step kunit "$TOP/scripts/kunit.sh"
 step platform "$TOP/scripts/platform-test.sh"
@@ -75,7 +108,9 @@ echo
 echo "=== summary ($(($(date +%s) - start)) s; per step: $LOGS/timings.tsv)"
 cat "$LOGS/summary.txt"
 passed=$(grep -c '^PASS ' "$LOGS/summary.txt")
-failed=$(grep -c '^FAIL ' "$LOGS/summary.txt")
+failed=$(grep -Ec '^(SETUP )?FAIL ' "$LOGS/summary.txt")
+skipped=$(grep -c '^SKIP ' "$LOGS/summary.txt")
 echo
-echo "$passed passed, $failed failed"
-[ "$failed" = 0 ] && [ "$passed" -gt 0 ]
+echo "setup: $(grep -c '^SETUP ok ' "$LOGS/summary.txt") ok, $(grep -c '^SETUP FAIL ' "$LOGS/summary.txt") failed"
+echo "$passed passed, $failed failed, $skipped skipped"
+[ "$failed" = 0 ] && [ "$skipped" = 0 ] && [ "$passed" -gt 0 ]

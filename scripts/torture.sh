@@ -13,13 +13,20 @@
 # under I/O, the I/O scheduler, the cpuidle governor and the emulated
 # cpuidle driver (with its state table) change. Afterwards it checks that
 # every CPU is back to no constraint (debugfs, the balance of the
-# dev_pm_qos trace events, C6 used again), kmemleak and the kernel log.
+# dev_pm_qos trace events, C6 used again) and kmemleak; here, the kernel
+# log of the whole run (scan_reports in common.sh, on the console and the
+# guest's dmesg).
 #
-#   (default)        short run (CI): 60-240 s of torture until the quotas
-#                    are met (1000 toggles, 50 CPU1 hotplug cycles, ...);
-#                    about 5 minutes in all on the debug kernel under TCG
-#                    (boot 75 s, bad-input table 10 s, checks 60 s)
-#   --long           15-19 minutes of torture with 8-10 times the quotas
+# The run is bounded by counts, not by time: it ends once every count is
+# reached and the minimum time passed, however long that takes. The counts
+# are printed as figures; the only "too slow" verdict is a hang: a worker
+# or device without progress for 300 s, or a run not done after the cap
+# (1200 s short, 2400 s long), reported with the kernel stacks (hang.txt).
+#   (default)        short run (CI): at least 60 s of torture, until 1000
+#                    toggles, 50 CPU1 hotplug cycles, ... are done (about
+#                    2 minutes); about 5 minutes in all on the debug kernel
+#                    under TCG (boot 75 s, bad-input table 10 s, checks 60 s)
+#   --long           at least 15 minutes of torture, 8-10 times the counts
 #                    (about 18 minutes in all)
 #   --build DIR      the kernel build folder to boot (also works with the
 #                    normal kernel: the debug-only checks then see nothing)
@@ -30,9 +37,10 @@
 #                    "torture_skip=nrq" to leave out a worker whose known
 #                    report would switch lockdep off for the rest of the run
 #
-# Prints one "PASS name" or "FAIL name: why" line per check, the bad-input
-# table, the counts of the run and, on a failure, the evidence (report
-# excerpts, the console log path); exits non-zero if any check failed.
+# Prints one "PASS name" or "FAIL name: why" line per check ("SKIP name:
+# why" for a TAP "ok ... # SKIP", which is no pass), the bad-input table,
+# the counts of the run and, on a failure, the evidence (report excerpts,
+# the console log path); exits non-zero if any check failed or was skipped.
 # Results: $RESULTS/torture-short/, $RESULTS/torture-long/ (with
 # --guest-args: torture-MODE-ARGS/) or $RESULTS/badinput/ (see
 # tools/guest/torture.sh for the files). Known gap: the bad-input table
@@ -68,15 +76,12 @@ if [ "$(realpath "$build")" = "$(realpath -m "$BUILD_DEBUG")" ] && [ -f "$blog" 
 	die "$build is still being built (no rc=0 at the end of $blog)"
 fi
 
-fails=0
+fails=0 skips=0
 pass() { echo "PASS $*"; }
 fail() { echo "FAIL $*"; fails=$((fails + 1)); }
+skip() { echo "SKIP $*"; skips=$((skips + 1)); }
 
-# Kernel log lines that are a report: lockdep, KASAN, might_sleep, WARN,
-# BUG, Oops, debugobjects, list corruption, RCU stall, hung task, kmemleak.
-report_pat='WARNING:|BUG:|Oops|general protection fault|Kernel panic|ODEBUG|list_(add|del) corruption|detected stall|INFO: task .* blocked|new suspected memory leaks'
-
-# tap_verdicts FILE WHAT - one PASS/FAIL line per TAP result of FILE.
+# tap_verdicts FILE WHAT - one PASS/FAIL/SKIP line per TAP result of FILE.
 tap_verdicts() {
 	local f=$1 what=$2 l
 	if [ ! -s "$f" ]; then
@@ -85,6 +90,7 @@ tap_verdicts() {
 	fi
 	while IFS= read -r l; do
 		case $l in
+		"ok "*"# SKIP"*) skip "$what: ${l#ok * - }" ;;
 		"ok "*) pass "$what: ${l#ok * - }" ;;
 		"not ok "*) fail "$what: ${l#not ok * - }" ;;
 		esac
@@ -92,11 +98,26 @@ tap_verdicts() {
 }
 
 if [ $bi_only = 1 ]; then
-	name=badinput script=badinput.sh tmo=300 append=""
+	name=badinput script=badinput.sh tmo=600 append=""
 else
 	name=torture-$mode script=torture.sh
-	if [ $mode = long ]; then tmo=2400; else tmo=900; fi
-	append="torture_mode=$mode${gargs:+ $gargs}"
+	# The guest's hang limits (tools/guest/torture.sh; --guest-args may
+	# set them) and a host timeout that leaves room for all of them: boot,
+	# bad-input table and setup (600 s), the run up to its cap, the stop
+	# of the workers (hang_s) and the checks afterwards (600 s).
+	if [ $mode = long ]; then max_s=2400; else max_s=1200; fi
+	hang_s=300
+	for a in $gargs; do
+		case $a in
+		torture_max_s=*) max_s=${a#*=} ;;
+		torture_hang_s=*) hang_s=${a#*=} ;;
+		esac
+	done
+	if ! [[ $max_s =~ ^[0-9]+$ ]] || ! [[ $hang_s =~ ^[0-9]+$ ]]; then
+		die "torture_max_s and torture_hang_s want seconds"
+	fi
+	tmo=$((600 + max_s + hang_s + 600))
+	append="torture_mode=$mode torture_max_s=$max_s torture_hang_s=$hang_s${gargs:+ $gargs}"
 	# A run with other guest arguments keeps its own results.
 	[ -z "$gargs" ] || name=$name-$(printf '%s' "$gargs" | tr -c 'A-Za-z0-9,' '-')
 fi
@@ -105,7 +126,7 @@ log "torture: $name on $(basename "$build") (results in $out)"
 start=$SECONDS
 rc=0
 timed "$name" "$TOP/scripts/guest.sh" --kernel "$build" --script "$script" --out "$out" \
-	--timeout "$tmo" ${lock:+"$lock"} --append "log_buf_len=8M${append:+ $append}" || rc=$?
+	--timeout "$tmo" ${lock:+"$lock"} ${append:+--append "$append"} || rc=$?
 wall=$((SECONDS - start))
 [ -f "$out/console.log" ] || die "torture: no guest output in $out"
 
@@ -116,10 +137,16 @@ if [ -f "$out/badinput.md" ]; then
 	echo
 fi
 if [ -f "$out/badinput.tap" ]; then
-	nok=$(grep -c '^ok ' "$out/badinput.tap" || true)
+	nskip=$(grep -Ec '^ok .*# *SKIP' "$out/badinput.tap" || true)
+	nok=$(grep '^ok ' "$out/badinput.tap" | grep -Evc '# *SKIP' || true)
 	nnot=$(grep -c '^not ok ' "$out/badinput.tap" || true)
+	while IFS= read -r l; do
+		skip "badinput ($(basename "$build")): ${l#ok * - }"
+	done < <(grep -E '^ok .*# *SKIP' "$out/badinput.tap")
 	if [ "$nnot" = 0 ] && [ "$nok" -gt 0 ]; then
-		pass "badinput ($(basename "$build")): all $nok checks as expected"
+		note=""
+		[ "$nskip" = 0 ] || note=", $nskip skipped (SKIP lines)"
+		pass "badinput ($(basename "$build")): all $nok checks as expected$note"
 	else
 		fail "badinput ($(basename "$build")): $nnot of $((nok + nnot)) checks differ from the expectation:"
 		grep '^not ok ' "$out/badinput.tap" | sed 's/^/    /'
@@ -146,25 +173,17 @@ if [ $bi_only = 0 ]; then
 	fi
 fi
 
-# The console holds the whole kernel log even when the guest crashed or
-# hung before it could save dmesg.
+# The kernel log of the whole run: the console holds it even when the
+# guest crashed or hung before it could save dmesg.txt. One WARN is known
+# from the baseline kernel, not from the series: WARN_ON_ONCE(ngroups >
+# ncpus) in __group_cpus_evenly() (lib/group_cpus.c), seen once (long run)
+# when null_blk mapped a new device's queues in blk_mq_map_queues() while
+# CPU1 went offline. Why the CPU count was short is not established (it
+# copies cpu_present_mask, which a soft offline does not change). It is
+# counted and shown, but does not fail the run.
 con=$out/console.log
-kpat="^\[ *[0-9]+\.[0-9]+\] .*($report_pat)"
-# Known from the baseline kernel, not from the series (see
-# tools/guest/torture.sh): shown, not counted.
 known='WARNING: lib/group_cpus.c:[0-9]+ at __group_cpus_evenly'
-nrep=$(grep -Ea "$kpat" "$con" | grep -Evc "$known" || true)
-if [ "$nrep" -gt 0 ]; then
-	fail "kernel log ($con): $nrep report lines:"
-	grep -Ea "$kpat" "$con" | grep -Ev "$known" | sed 's/^/    /' | head -n 10
-	echo "  the first report (without '?' frames):"
-	tr -d '\r' < "$con" | awk -v pat="$kpat" -v known="$known" '$0 ~ pat && $0 !~ known { p = 1 } p && !/\]  \? / { print "    " $0; n++ } n >= 90 || (p && /<\/TASK>/) { exit }'
-else
-	pass "kernel log: no lockdep, KASAN, might_sleep, WARN, BUG, Oops, ODEBUG, stall or leak report on the console"
-fi
-if grep -Eaq "$known" "$con"; then
-	echo "  known baseline warning, not from the series: $(grep -Eac "$known" "$con")x group_cpus_evenly() racing CPU hotplug in blk_mq_map_queues()"
-fi
+scan_reports "kernel log ($name, $(basename "$build"))" "$out" "$known" || fails=$((fails + 1))
 
 case $rc in
 0) pass "guest run: exit 0 ($wall s wall time)" ;;
@@ -173,4 +192,4 @@ case $rc in
 *) fail "guest run: exit $rc ($wall s wall time; $out)" ;;
 esac
 echo "wall time: $wall s; results: $out"
-[ $fails = 0 ]
+[ $fails = 0 ] && [ $skips = 0 ]

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Resume latency limit that keeps a CPU in its shallow idle states.
+ * Resume latency limits that keep a CPU in its shallow idle states.
  */
 
 /**
@@ -18,36 +18,44 @@
  * drivers exist on ARM and hybrid systems, and drivers may register late or
  * go away, so the table is read every time, never cached). The rule:
  *
- * 1. The anchor is the state named "C1E", where the driver has one (native
- *    intel_idle tables).
- * 2. Otherwise the anchor is the deepest state in the leading run of states
- *    that neither poll, flush the TLB nor stop the local timer and whose exit
- *    latency is at most %CPUIDLE_SHALLOW_EXIT_NS (15 us). This is C1 on AMD
- *    and on ACPI _CST tables, WFI on ARM and the shallow stop states on POWER.
- * 3. The limit is the anchor's exit latency in microseconds (rounded up) plus
- *    a margin of one microsecond, but strictly below the exit latency of the
- *    shallowest deeper state, and never below the anchor's own exit latency.
+ * 1. The anchor is the deepest state the driver declares shallow with
+ *    %CPUIDLE_FLAG_SHALLOW: intel_idle sets it on the states of the MWAIT C1
+ *    class (C1, C1E), acpi_idle and the _CST mode of intel_idle on ACPI C1.
+ * 2. A driver that declares no state shallow gets a fallback: the anchor is
+ *    the deepest state in the leading run of states that neither poll, flush
+ *    the TLB nor stop the local timer and whose exit latency is below the
+ *    governors' %RESIDENCY_THRESHOLD_NS. This is WFI on ARM and the shallow
+ *    stop states on POWER.
+ * 3. The limit is the largest one that still rejects every deeper state: one
+ *    microsecond below the exit latency (rounded up) of the shallowest
+ *    non-polling state deeper than the anchor. Any value from the anchor's
+ *    exit latency (rounded up) up to that
+ *    admits the same states; the largest one also stays clear of governor
+ *    heuristics that treat a small limit as a sign of latency-critical work
+ *    (teo keeps the scheduler tick running below %LATENCY_THRESHOLD_NS).
  *
- * The governors (menu, teo, ladder) admit a state whose exit latency equals
- * the limit, so the anchor stays usable, and the limit is never below the exit
- * latency of the first non-polling state, so menu does not fall back to
- * polling. States disabled by the user or the driver are not skipped: the
- * limit is an upper bound, and the governors skip disabled states anyway.
+ * No limit is returned when there is nothing to reject: for a CPU without a
+ * cpuidle driver (the idle loop then ignores PM QoS), for a driver with a
+ * single state, for a table with no state deeper than the anchor (POLL and
+ * C1 only, as with the haltpoll driver, whose governor honours no limit but
+ * zero anyway), and when a deeper state is not slower to leave than the
+ * anchor. States disabled by the user or
+ * the driver are not skipped: the limit is an upper bound, and the governors
+ * skip disabled states anyway.
  *
- * No limit is returned for a CPU without a cpuidle driver (the idle loop
- * then ignores PM QoS), for a driver with a single state (the governor is not
- * even called) and for the haltpoll driver, whose governor honours only a
- * zero limit.
+ * cpuidle_min_latency_limit() returns the smallest limit that still leaves
+ * the CPU a non-polling state: since 2025 menu selects polling when the limit
+ * is below the exit latency of every non-polling state, so a user of an
+ * explicit limit clamps it to this floor to avoid burning the CPU.
  */
 
 #include <linux/cpuidle.h>
-#include <linux/export.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
-#include <linux/string.h>
 #include <kunit/visibility.h>
 
 #include "cpuidle.h"
+#include "governors/gov.h"
 
 /* States that lose more than their exit latency suggests. */
 #define CPUIDLE_DEEP_FLAGS	(CPUIDLE_FLAG_TLB_FLUSHED | CPUIDLE_FLAG_TIMER_STOP)
@@ -57,18 +65,20 @@ static s32 cpuidle_state_exit_us(const struct cpuidle_state *s)
 	return DIV_ROUND_UP_ULL(s->exit_latency_ns, NSEC_PER_USEC);
 }
 
-static int cpuidle_find_named_c1e(const struct cpuidle_driver *drv)
+/* The deepest state the driver declares shallow. */
+static int cpuidle_find_declared_anchor(const struct cpuidle_driver *drv)
 {
-	int i;
+	int i, anchor = -ENOENT;
 
-	for (i = 1; i < drv->state_count; i++) {
-		if (!strcmp(drv->states[i].name, "C1E"))
-			return i;
+	for (i = 0; i < drv->state_count; i++) {
+		if (drv->states[i].flags & CPUIDLE_FLAG_SHALLOW)
+			anchor = i;
 	}
-	return -ENOENT;
+	return anchor;
 }
 
-static int cpuidle_find_shallow_anchor(const struct cpuidle_driver *drv)
+/* Fallback: the end of the leading run of cheap, non-polling states. */
+static int cpuidle_find_fallback_anchor(const struct cpuidle_driver *drv)
 {
 	int i, anchor = -ENOENT;
 
@@ -78,21 +88,27 @@ static int cpuidle_find_shallow_anchor(const struct cpuidle_driver *drv)
 		if (s->flags & CPUIDLE_FLAG_POLLING)
 			continue;
 		if (s->flags & CPUIDLE_DEEP_FLAGS ||
-		    s->exit_latency_ns > CPUIDLE_SHALLOW_EXIT_NS)
+		    s->exit_latency_ns >= RESIDENCY_THRESHOLD_NS)
 			break;
 		anchor = i;
 	}
 	return anchor;
 }
 
-/* Exit latency of the shallowest state deeper than @anchor, or S32_MAX. */
+/* Exit latency of the shallowest non-polling state deeper than @anchor. */
 static s32 cpuidle_next_exit_us(const struct cpuidle_driver *drv, int anchor)
 {
-	s32 next = S32_MAX;
+	s32 next = -ENOENT;
 	int i;
 
-	for (i = anchor + 1; i < drv->state_count; i++)
-		next = min(next, cpuidle_state_exit_us(&drv->states[i]));
+	for (i = anchor + 1; i < drv->state_count; i++) {
+		const struct cpuidle_state *s = &drv->states[i];
+
+		if (s->flags & CPUIDLE_FLAG_POLLING)
+			continue;
+		if (next < 0 || cpuidle_state_exit_us(s) < next)
+			next = cpuidle_state_exit_us(s);
+	}
 	return next;
 }
 
@@ -104,47 +120,63 @@ static s32 cpuidle_next_exit_us(const struct cpuidle_driver *drv, int anchor)
  * table of @drv. The caller must keep @drv from being unregistered.
  *
  * Return: the limit in microseconds (> 0), -EOPNOTSUPP if the driver has a
- * single state or is the haltpoll driver, or -ENOENT if no state qualifies
- * as the anchor.
+ * single state, or -ENOENT if no state qualifies as the anchor or none is
+ * deeper than it (the limit would reject nothing).
  */
 VISIBLE_IF_KUNIT s32 cpuidle_driver_shallow_latency(const struct cpuidle_driver *drv)
 {
 	s32 anchor_us, next_us;
 	int anchor;
 
-	if (drv->state_count < 2 || !strcmp(drv->name, "haltpoll"))
+	if (drv->state_count < 2)
 		return -EOPNOTSUPP;
 
-	anchor = cpuidle_find_named_c1e(drv);
+	anchor = cpuidle_find_declared_anchor(drv);
 	if (anchor < 0)
-		anchor = cpuidle_find_shallow_anchor(drv);
+		anchor = cpuidle_find_fallback_anchor(drv);
 	if (anchor < 0)
 		return anchor;
 
-	anchor_us = cpuidle_state_exit_us(&drv->states[anchor]);
 	next_us = cpuidle_next_exit_us(drv, anchor);
+	anchor_us = cpuidle_state_exit_us(&drv->states[anchor]);
+	/* Nothing deeper, or nothing a limit could tell from the anchor. */
+	if (next_us <= anchor_us)
+		return -ENOENT;
 
-	return max(min(anchor_us + 1, next_us - 1), anchor_us);
+	return next_us - 1;
 }
 
 /**
- * cpuidle_shallow_latency_limit - Resume latency that keeps a CPU shallow.
- * @cpu: CPU whose cpuidle driver to consult.
+ * cpuidle_driver_min_latency - Smallest limit that avoids polling.
+ * @drv: cpuidle driver whose state table to read.
  *
- * Compute, from the state table of the cpuidle driver currently driving @cpu,
- * the resume latency limit (in microseconds) that admits the CPU's shallow
- * idle states (up to C1E) and rejects the deeper ones, for use in a
- * %DEV_PM_QOS_RESUME_LATENCY request on the CPU device.
+ * The caller must keep @drv from being unregistered.
  *
- * Context: Process context; takes cpuidle_lock (a mutex), so it may sleep.
- * The table is read under the lock, so a driver going away concurrently is
- * safe; the result may be stale as soon as the lock is dropped.
- *
- * Return: the limit in microseconds (> 0), -ENODEV if cpuidle is disabled or
- * no cpuidle driver drives @cpu, -EOPNOTSUPP for a single-state or haltpoll
- * driver, or -ENOENT if the table has no shallow state to anchor on.
+ * Return: the exit latency in microseconds (rounded up, at least 1) of the
+ * shallowest non-polling state of @drv, or -ENOENT if it has none.
  */
-s32 cpuidle_shallow_latency_limit(int cpu)
+VISIBLE_IF_KUNIT s32 cpuidle_driver_min_latency(const struct cpuidle_driver *drv)
+{
+	s32 min_us = -ENOENT;
+	int i;
+
+	for (i = 0; i < drv->state_count; i++) {
+		const struct cpuidle_state *s = &drv->states[i];
+
+		if (s->flags & CPUIDLE_FLAG_POLLING)
+			continue;
+		if (min_us < 0 || cpuidle_state_exit_us(s) < min_us)
+			min_us = cpuidle_state_exit_us(s);
+	}
+	return min_us < 0 ? min_us : max(min_us, 1);
+}
+
+/*
+ * Apply @fn to the state table of the driver that drives @cpu, under
+ * cpuidle_lock so that the driver cannot go away meanwhile.
+ */
+static s32 cpuidle_cpu_latency(int cpu,
+			       s32 (*fn)(const struct cpuidle_driver *drv))
 {
 	struct cpuidle_device *dev;
 	struct cpuidle_driver *drv;
@@ -164,6 +196,47 @@ s32 cpuidle_shallow_latency_limit(int cpu)
 	if (!drv)
 		return -ENODEV;
 
-	return cpuidle_driver_shallow_latency(drv);
+	return fn(drv);
 }
-EXPORT_SYMBOL_GPL(cpuidle_shallow_latency_limit);
+
+/**
+ * cpuidle_shallow_latency_limit - Resume latency that keeps a CPU shallow.
+ * @cpu: CPU whose cpuidle driver to consult.
+ *
+ * Compute, from the state table of the cpuidle driver currently driving @cpu,
+ * the resume latency limit (in microseconds) that admits the CPU's shallow
+ * idle states (up to C1E) and rejects the deeper ones, for use in a
+ * %DEV_PM_QOS_RESUME_LATENCY request on the CPU device.
+ *
+ * Context: Process context; takes cpuidle_lock (a mutex), so it may sleep.
+ * The table is read under the lock, so a driver going away concurrently is
+ * safe; the result may be stale as soon as the lock is dropped.
+ *
+ * Return: the limit in microseconds (> 0), -ENODEV if cpuidle is disabled or
+ * no cpuidle driver drives @cpu, -EOPNOTSUPP for a single-state driver, or
+ * -ENOENT if the table has no shallow state to anchor on or nothing deeper
+ * to reject.
+ */
+s32 cpuidle_shallow_latency_limit(int cpu)
+{
+	return cpuidle_cpu_latency(cpu, cpuidle_driver_shallow_latency);
+}
+
+/**
+ * cpuidle_min_latency_limit - Smallest resume latency that avoids polling.
+ * @cpu: CPU whose cpuidle driver to consult.
+ *
+ * A resume latency limit below the exit latency of every non-polling state
+ * makes the governors poll. Users of explicit limits clamp them to this.
+ *
+ * Context: Process context; takes cpuidle_lock (a mutex), so it may sleep.
+ * The result may be stale as soon as the lock is dropped.
+ *
+ * Return: the exit latency in microseconds of the shallowest non-polling
+ * state of the driver driving @cpu, -ENODEV if cpuidle is disabled or no
+ * driver drives @cpu, or -ENOENT if every state polls.
+ */
+s32 cpuidle_min_latency_limit(int cpu)
+{
+	return cpuidle_cpu_latency(cpu, cpuidle_driver_min_latency);
+}

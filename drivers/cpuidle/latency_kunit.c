@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit test for the cpuidle shallow latency limit (latency.c).
+ * KUnit test for the cpuidle latency limits (latency.c).
  *
  * The state tables are those of current platforms as registered by
- * intel_idle, acpi_idle, cpuidle-psci, cpuidle-powernv and cpuidle-haltpoll.
+ * intel_idle, acpi_idle, cpuidle-psci, cpuidle-powernv and cpuidle-haltpoll,
+ * with the flags those drivers set. A fake driver registered for the test
+ * runs cpuidle_shallow_latency_limit() end to end.
  */
 
 #include <kunit/test.h>
+#include <linux/cpu.h>
 #include <linux/cpuidle.h>
 #include <linux/module.h>
 
@@ -16,79 +19,99 @@
 	{ .name = _name, .exit_latency_ns = (u64)(_exit_us) * NSEC_PER_USEC, \
 	  .flags = (_flags) }
 #define POLL		S("POLL", 0, CPUIDLE_FLAG_POLLING)
+#define SH		CPUIDLE_FLAG_SHALLOW
 #define TLB		CPUIDLE_FLAG_TLB_FLUSHED
 #define TSTOP		CPUIDLE_FLAG_TIMER_STOP
 
+/**
+ * struct shallow_case - One state table and what the rule must make of it.
+ * @desc: platform.
+ * @drv: the table.
+ * @expected: the limit, or the error.
+ * @anchor: index of the state the limit must still admit (-1: none).
+ */
 struct shallow_case {
 	const char *desc;
 	struct cpuidle_driver drv;
 	s32 expected;
+	int anchor;
 };
 
-#define CASE(_desc, _drv_name, _expected, ...)				\
+#define CASE(_desc, _expected, _anchor, ...)				\
 	{								\
 		.desc = _desc,						\
 		.drv = {						\
-			.name = _drv_name,				\
+			.name = "test",					\
 			.states = { __VA_ARGS__ },			\
 			.state_count = ARRAY_SIZE(((struct cpuidle_state[]){ __VA_ARGS__ })), \
 		},							\
 		.expected = _expected,					\
+		.anchor = _anchor,					\
 	}
 
 static const struct shallow_case shallow_cases[] = {
-	CASE("SPR/EMR", "intel_idle", 3,
-	     POLL, S("C1", 1, 0), S("C1E", 2, 0), S("C6", 290, TLB)),
-	CASE("SPR, PC6 off", "intel_idle", 3,
-	     POLL, S("C1", 1, 0), S("C1E", 2, 0), S("C6", 190, TLB)),
-	CASE("ICX", "intel_idle", 5,
-	     POLL, S("C1", 1, 0), S("C1E", 4, 0), S("C6", 170, TLB)),
-	CASE("GNR-X", "intel_idle", 5,
-	     POLL, S("C1", 1, 0), S("C1E", 4, 0), S("C6", 170, TLB),
+	/* intel_idle: the MWAIT C1 class (C1, C1E) is declared shallow. */
+	CASE("SPR/EMR", 289, 2,
+	     POLL, S("C1", 1, SH), S("C1E", 2, SH), S("C6", 290, TLB)),
+	CASE("SPR, PC6 off", 189, 2,
+	     POLL, S("C1", 1, SH), S("C1E", 2, SH), S("C6", 190, TLB)),
+	CASE("ICX", 169, 2,
+	     POLL, S("C1", 1, SH), S("C1E", 4, SH), S("C6", 170, TLB)),
+	CASE("GNR-X", 169, 2,
+	     POLL, S("C1", 1, SH), S("C1E", 4, SH), S("C6", 170, TLB),
 	     S("C6P", 210, TLB)),
-	CASE("SKX", "intel_idle", 11,
-	     POLL, S("C1", 2, 0), S("C1E", 10, 0), S("C6", 133, TLB)),
-	CASE("SRF", "intel_idle", 3,
-	     POLL, S("C1", 1, 0), S("C1E", 2, 0), S("C6S", 270, TLB),
+	CASE("SKX", 132, 2,
+	     POLL, S("C1", 2, SH), S("C1E", 10, SH), S("C6", 133, TLB)),
+	CASE("SRF", 269, 2,
+	     POLL, S("C1", 1, SH), S("C1E", 2, SH), S("C6S", 270, TLB),
 	     S("C6SP", 310, TLB)),
-	CASE("SNR, C1E at 15 us", "intel_idle", 16,
-	     POLL, S("C1", 2, 0), S("C1E", 15, 0), S("C6", 130, TLB)),
-	CASE("ADL, C1 unusable", "intel_idle", 3,
-	     POLL, S("C1E", 2, 0), S("C6", 220, TLB), S("C8", 280, TLB),
+	CASE("SNR, declared C1E at 15 us", 129, 2,
+	     POLL, S("C1", 2, SH), S("C1E", 15, SH), S("C6", 130, TLB)),
+	CASE("ADL, C1 unusable", 219, 1,
+	     POLL, S("C1E", 2, SH), S("C6", 220, TLB), S("C8", 280, TLB),
 	     S("C10", 680, TLB)),
-	CASE("MTL-L, C1E 1 us", "intel_idle", 2,
-	     POLL, S("C1E", 1, 0), S("C6", 140, TLB), S("C10", 310, TLB)),
-	CASE("C1E disabled by the user is still the anchor", "intel_idle", 3,
-	     POLL, S("C1", 1, 0), S("C1E", 2, CPUIDLE_FLAG_OFF),
+	CASE("MTL-L, C1E 1 us", 139, 1,
+	     POLL, S("C1E", 1, SH), S("C6", 140, TLB), S("C10", 310, TLB)),
+	CASE("C1E disabled by the user is still the anchor", 289, 2,
+	     POLL, S("C1", 1, SH), S("C1E", 2, SH | CPUIDLE_FLAG_OFF),
 	     S("C6", 290, TLB)),
-	CASE("margin capped below the next state", "intel_idle", 10,
-	     POLL, S("C1", 2, 0), S("C1E", 10, 0), S("C6", 11, TLB)),
-	CASE("old Atom, C1E named at MWAIT 0", "intel_idle", 11,
-	     POLL, S("C1E", 10, 0), S("C2", 20, 0), S("C4", 100, TLB),
+	CASE("next state 1 us slower than the anchor", 10, 2,
+	     POLL, S("C1", 2, SH), S("C1E", 10, SH), S("C6", 11, TLB)),
+	CASE("old Atom, unflagged MWAIT C2 at 20 us", 19, 1,
+	     POLL, S("C1E", 10, SH), S("C2", 20, 0), S("C4", 100, TLB),
 	     S("C6", 140, TLB)),
-	CASE("RPL _CST, unflagged C2_ACPI", "intel_idle", 2,
-	     POLL, S("C1_ACPI", 1, 0), S("C2_ACPI", 127, 0),
+	/* ACPI _CST (acpi_idle, intel_idle without a table): C1 declared. */
+	CASE("RPL _CST, unflagged C2_ACPI", 126, 1,
+	     POLL, S("C1_ACPI", 1, SH), S("C2_ACPI", 127, 0),
 	     S("C3_ACPI", 1048, TLB)),
-	CASE("AMD Zen, C2 18 us", "acpi_idle", 2,
-	     POLL, S("C1", 1, 0), S("C2", 18, 0), S("C3", 350, TLB)),
-	CASE("AMD Zen, C2 400 us", "acpi_idle", 2,
-	     POLL, S("C1", 1, 0), S("C2", 400, 0)),
-	CASE("ARM PSCI", "psci_idle", 2,
+	CASE("AMD Zen, C2 18 us", 17, 1,
+	     POLL, S("C1", 1, SH), S("C2", 18, 0), S("C3", 350, TLB)),
+	CASE("AMD Zen, unflagged C2 (CC6) at 15 us is rejected", 14, 1,
+	     POLL, S("C1", 1, SH), S("C2", 15, 0)),
+	CASE("AMD Zen, C2 400 us", 399, 1,
+	     POLL, S("C1", 1, SH), S("C2", 400, 0)),
+	/* Drivers that declare nothing: the fallback rule. */
+	CASE("ARM PSCI", 369, 0,
 	     S("WFI", 1, 0), S("cpu-sleep", 370, TSTOP),
 	     S("cluster-sleep", 900, TSTOP)),
-	CASE("POWER9 powernv", "powernv_idle", 11,
+	CASE("POWER9 powernv", 99, 4,
 	     S("snooze", 0, CPUIDLE_FLAG_POLLING), S("stop0_lite", 1, 0),
 	     S("stop0", 2, 0), S("stop1", 5, 0), S("stop2", 10, 0),
 	     S("stop4", 100, 0), S("stop5", 200, 0)),
-	CASE("POWER10 powernv", "powernv_idle", 11,
+	CASE("POWER10 powernv", 19, 2,
 	     S("snooze", 0, CPUIDLE_FLAG_POLLING), S("stop0_lite", 1, 0),
 	     S("stop0", 10, 0), S("stop2", 20, 0), S("stop3", 45, 0)),
-	CASE("Avoton, flagged C6 at 15 us", "intel_idle", 3,
+	CASE("fallback stops below the residency threshold (15 us)", 14, 1,
+	     POLL, S("C1", 1, 0), S("C2", 15, 0)),
+	CASE("fallback stops at a TLB-flushing state", 14, 1,
 	     POLL, S("C1", 2, 0), S("C6", 15, TLB)),
-	CASE("haltpoll", "haltpoll", -EOPNOTSUPP,
+	/* No limit: nothing to reject, or nothing to anchor on. */
+	CASE("haltpoll: POLL and C1 only", -ENOENT, -1,
 	     POLL, S("haltpoll idle", 1, 0)),
-	CASE("single state", "acpi_idle", -EOPNOTSUPP, S("C1", 1, 0)),
-	CASE("no shallow state", "odd_idle", -ENOENT,
+	CASE("deeper state no slower than the anchor", -ENOENT, -1,
+	     POLL, S("C1", 1, SH), S("C1E", 10, SH), S("C6", 10, TLB)),
+	CASE("single state", -EOPNOTSUPP, -1, S("C1", 1, SH)),
+	CASE("no shallow state", -ENOENT, -1,
 	     POLL, S("C2", 100, 0), S("C3", 400, TLB)),
 };
 
@@ -99,6 +122,7 @@ static void shallow_case_desc(const struct shallow_case *c, char *desc)
 
 KUNIT_ARRAY_PARAM(shallow, shallow_cases, shallow_case_desc);
 
+/* The rule gives the expected limit for each table. */
 static void cpuidle_shallow_table_test(struct kunit *test)
 {
 	const struct shallow_case *c = test->param_value;
@@ -107,57 +131,155 @@ static void cpuidle_shallow_table_test(struct kunit *test)
 			c->expected);
 }
 
-/* The limit admits the anchor and rejects every deeper state. */
+/*
+ * Whatever the limit returned, the governors (which admit a state whose
+ * exit latency is at most the limit) keep the anchor and every shallower
+ * non-polling state, reject every deeper state, and do not poll.
+ */
 static void cpuidle_shallow_admits_anchor_test(struct kunit *test)
 {
 	const struct shallow_case *c = test->param_value;
+	s32 limit = cpuidle_driver_shallow_latency(&c->drv);
 	u64 limit_ns;
-	int i, admitted = 0;
+	int i;
 
-	if (c->expected < 0)
+	if (c->anchor < 0) {
+		KUNIT_EXPECT_LT(test, limit, 0);
 		return;
+	}
+	KUNIT_ASSERT_GT(test, limit, 0);
+	KUNIT_EXPECT_GE(test, limit, cpuidle_driver_min_latency(&c->drv));
 
-	limit_ns = (u64)c->expected * NSEC_PER_USEC;
+	limit_ns = (u64)limit * NSEC_PER_USEC;
 	for (i = 0; i < c->drv.state_count; i++) {
 		const struct cpuidle_state *s = &c->drv.states[i];
 
 		if (s->flags & CPUIDLE_FLAG_POLLING)
 			continue;
-		if (s->exit_latency_ns <= limit_ns)
-			admitted++;
-		if (s->flags & (TLB | TSTOP))
-			KUNIT_EXPECT_GT(test, s->exit_latency_ns, limit_ns);
+		if (i <= c->anchor)
+			KUNIT_EXPECT_LE_MSG(test, s->exit_latency_ns, limit_ns,
+					    "state %s rejected", s->name);
+		else
+			KUNIT_EXPECT_GT_MSG(test, s->exit_latency_ns, limit_ns,
+					    "state %s admitted", s->name);
 	}
-	/* At least the first non-polling state: menu must not poll. */
-	KUNIT_EXPECT_GE(test, admitted, 1);
 }
 
-/* A CPU without a cpuidle driver gets no limit at all. */
-static void cpuidle_shallow_cpu_test(struct kunit *test)
+struct min_case {
+	const char *desc;
+	struct cpuidle_driver drv;
+	s32 expected;
+};
+
+#define MIN_CASE(_desc, _expected, ...)					\
+	{								\
+		.desc = _desc,						\
+		.drv = {						\
+			.name = "test",					\
+			.states = { __VA_ARGS__ },			\
+			.state_count = ARRAY_SIZE(((struct cpuidle_state[]){ __VA_ARGS__ })), \
+		},							\
+		.expected = _expected,					\
+	}
+
+static const struct min_case min_cases[] = {
+	MIN_CASE("SPR: C1", 1,
+		 POLL, S("C1", 1, SH), S("C1E", 2, SH), S("C6", 290, TLB)),
+	MIN_CASE("SKX: C1 at 2 us", 2,
+		 POLL, S("C1", 2, SH), S("C1E", 10, SH), S("C6", 133, TLB)),
+	MIN_CASE("ADL: C1E, C1 unusable", 2,
+		 POLL, S("C1E", 2, SH), S("C6", 220, TLB)),
+	MIN_CASE("ARM: WFI, no polling state", 1,
+		 S("WFI", 1, 0), S("cpu-sleep", 370, TSTOP)),
+	MIN_CASE("exit latency below 1 us rounds up to 1", 1,
+		 POLL, S("C1", 0, 0)),
+	MIN_CASE("polling only", -ENOENT, POLL),
+};
+
+static void min_case_desc(const struct min_case *c, char *desc)
 {
-	struct cpuidle_device *dev = per_cpu(cpuidle_devices, 0);
-	s32 ret = cpuidle_shallow_latency_limit(0);
-
-	if (!dev || !cpuidle_get_cpu_driver(dev))
-		KUNIT_EXPECT_EQ(test, ret, -ENODEV);
-	else
-		KUNIT_EXPECT_EQ(test, ret,
-				cpuidle_driver_shallow_latency(cpuidle_get_cpu_driver(dev)));
+	strscpy(desc, c->desc, KUNIT_PARAM_DESC_SIZE);
 }
 
-static struct kunit_case cpuidle_shallow_test_cases[] = {
+KUNIT_ARRAY_PARAM(min, min_cases, min_case_desc);
+
+/* The floor for explicit limits is the first non-polling exit latency. */
+static void cpuidle_min_latency_test(struct kunit *test)
+{
+	const struct min_case *c = test->param_value;
+
+	KUNIT_EXPECT_EQ(test, cpuidle_driver_min_latency(&c->drv), c->expected);
+}
+
+static int fake_enter(struct cpuidle_device *dev, struct cpuidle_driver *drv,
+		      int index)
+{
+	return index;
+}
+
+/* Sapphire Rapids as intel_idle registers it, entering nothing. */
+static struct cpuidle_driver fake_spr_driver = {
+	.name = "kunit_spr",
+	.states = {
+		{ .name = "C1", .exit_latency = 1, .target_residency = 1,
+		  .flags = CPUIDLE_FLAG_SHALLOW, .enter = fake_enter },
+		{ .name = "C1E", .exit_latency = 2, .target_residency = 4,
+		  .flags = CPUIDLE_FLAG_SHALLOW, .enter = fake_enter },
+		{ .name = "C6", .exit_latency = 290, .target_residency = 800,
+		  .flags = CPUIDLE_FLAG_TLB_FLUSHED, .enter = fake_enter },
+	},
+	.state_count = 3,
+};
+
+/*
+ * With a driver registered, every online CPU gets the limit of its table;
+ * once it is gone, no CPU gets one.
+ */
+static void cpuidle_cpu_limit_test(struct kunit *test)
+{
+	unsigned int cpu;
+	int ret;
+
+	if (cpuidle_get_driver())
+		kunit_skip(test, "cpuidle driver %s already registered",
+			   cpuidle_get_driver()->name);
+
+	ret = cpuidle_register(&fake_spr_driver, NULL);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+
+	cpus_read_lock();
+	for_each_online_cpu(cpu) {
+		KUNIT_EXPECT_EQ_MSG(test, cpuidle_shallow_latency_limit(cpu), 289,
+				    "CPU%u", cpu);
+		KUNIT_EXPECT_EQ_MSG(test, cpuidle_min_latency_limit(cpu), 1,
+				    "CPU%u", cpu);
+	}
+	cpus_read_unlock();
+
+	cpuidle_unregister(&fake_spr_driver);
+
+	for_each_possible_cpu(cpu) {
+		KUNIT_EXPECT_EQ_MSG(test, cpuidle_shallow_latency_limit(cpu),
+				    -ENODEV, "CPU%u", cpu);
+		KUNIT_EXPECT_EQ_MSG(test, cpuidle_min_latency_limit(cpu),
+				    -ENODEV, "CPU%u", cpu);
+	}
+}
+
+static struct kunit_case cpuidle_latency_test_cases[] = {
 	KUNIT_CASE_PARAM(cpuidle_shallow_table_test, shallow_gen_params),
 	KUNIT_CASE_PARAM(cpuidle_shallow_admits_anchor_test, shallow_gen_params),
-	KUNIT_CASE(cpuidle_shallow_cpu_test),
+	KUNIT_CASE_PARAM(cpuidle_min_latency_test, min_gen_params),
+	KUNIT_CASE(cpuidle_cpu_limit_test),
 	{}
 };
 
-static struct kunit_suite cpuidle_shallow_test_suite = {
-	.name = "cpuidle_shallow_latency",
-	.test_cases = cpuidle_shallow_test_cases,
+static struct kunit_suite cpuidle_latency_test_suite = {
+	.name = "cpuidle_latency",
+	.test_cases = cpuidle_latency_test_cases,
 };
 
-kunit_test_suite(cpuidle_shallow_test_suite);
+kunit_test_suite(cpuidle_latency_test_suite);
 
-MODULE_DESCRIPTION("KUnit test for the cpuidle shallow latency limit");
+MODULE_DESCRIPTION("KUnit test for the cpuidle latency limits");
 MODULE_LICENSE("GPL");

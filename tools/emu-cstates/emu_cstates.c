@@ -41,6 +41,16 @@
 #include <linux/string_choices.h>
 #include <linux/thread_info.h>
 
+/*
+ * intel_idle declares the MWAIT C1 class (C1, C1E) shallow, acpi_idle the
+ * ACPI C1 state (v2 of the series); v1 kernels lack the flag.
+ */
+#ifdef CPUIDLE_FLAG_SHALLOW
+#define EMU_SHALLOW	CPUIDLE_FLAG_SHALLOW
+#else
+#define EMU_SHALLOW	0
+#endif
+
 struct emu_state {
 	const char *name;
 	unsigned int exit_latency;	/* us */
@@ -56,22 +66,22 @@ struct emu_table {
 
 /* drivers/idle/intel_idle.c: spr_cstates[] (Sapphire Rapids) */
 static const struct emu_state spr_states[] __initconst = {
-	{ "C1",    1,   1, 0 },
-	{ "C1E",   2,   4, 0 },
+	{ "C1",    1,   1, EMU_SHALLOW },
+	{ "C1E",   2,   4, EMU_SHALLOW },
 	{ "C6",  290, 800, CPUIDLE_FLAG_TLB_FLUSHED },
 };
 
 /* drivers/idle/intel_idle.c: skx_cstates[] (Skylake server) */
 static const struct emu_state skx_states[] __initconst = {
-	{ "C1",    2,   2, 0 },
-	{ "C1E",  10,  20, 0 },
+	{ "C1",    2,   2, EMU_SHALLOW },
+	{ "C1E",  10,  20, EMU_SHALLOW },
 	{ "C6",  133, 600, CPUIDLE_FLAG_TLB_FLUSHED },
 };
 
 /* drivers/idle/intel_idle.c: icx_cstates[] (Ice Lake server) */
 static const struct emu_state icx_states[] __initconst = {
-	{ "C1",    1,   1, 0 },
-	{ "C1E",   4,   4, 0 },
+	{ "C1",    1,   1, EMU_SHALLOW },
+	{ "C1E",   4,   4, EMU_SHALLOW },
 	{ "C6",  170, 600, CPUIDLE_FLAG_TLB_FLUSHED },
 };
 
@@ -80,7 +90,7 @@ static const struct emu_state icx_states[] __initconst = {
  * target residency = 2 * exit latency, no C1E.
  */
 static const struct emu_state amd_states[] __initconst = {
-	{ "C1",    1,   2, 0 },
+	{ "C1",    1,   2, EMU_SHALLOW },
 	{ "C2",  400, 800, 0 },
 };
 

@@ -216,8 +216,11 @@ check "mixed case Auto" "Auto" EINVAL
 check "upper case OFF" "OFF" EINVAL
 check "upper case AUTO with newline" "AUTO\n" EINVAL
 check "binary bytes" "\001\377" EINVAL
+# echo -e reads "\0" and up to three more octal digits as one byte:
+# "\00005" is NUL then "5", "5\00005" is 5 NUL 5 (the bytes column counts
+# what was written).
 check "NUL then digit" "\00005" EINVAL
-check "digit, NUL, digit" "5\0000" EINVAL
+check "digit, NUL, digit" "5\00005" EINVAL
 check "auto, NUL, garbage" "auto\000x" EINVAL
 check "4095 digits" "$(sevens 4095)" EINVAL "\`7\` x 4095"
 check "4096 digits" "$(sevens 4096)" EINVAL "\`7\` x 4096"

@@ -42,7 +42,8 @@
 # dev_pm_qos_{add,update,remove}_request events on CPU devices (tracefs
 # instance) over the whole run and in steady state (from bench_steady s
 # after the first I/O to 0.5 s before the end of the run, with the device's
-# I/O count of that window), debugfs raises/relaxes/misses of the device's hctxs, and RAPL
+# I/O count of that window), debugfs raises/relaxes/misses of the device's hctxs,
+# local timer interrupts per CPU over the run window, and RAPL
 # package energy when readable. Plus info.json and bench.log.
 # Exit code: 0 when every fio run succeeded, 1 otherwise.
 set -u
@@ -308,6 +309,7 @@ HOLDER=""
 
 # holder_start US - hold a global CPU latency request of US microseconds:
 # one 4-byte write (little endian), the file kept open by a sleeping shell.
+# Fails when the open or the write failed (the holder is gone then).
 holder_start() {
 	_v=$1 _fmt=""
 	for _k in 1 2 3 4; do
@@ -315,9 +317,10 @@ holder_start() {
 		_v=$((_v >> 8))
 	done
 	# shellcheck disable=SC2059
-	(printf "$_fmt"; exec sleep 1000000) > /dev/cpu_dma_latency &
+	(printf "$_fmt" || exit 1; exec sleep 1000000) > /dev/cpu_dma_latency &
 	HOLDER=$!
 	sleep 0.1
+	kill -0 "$HOLDER" 2>/dev/null
 }
 
 holder_stop() {
@@ -340,19 +343,23 @@ cfg_reset() {
 	attr_set off || true
 }
 
-# cfg_apply CONFIG - sets DMA_READ (dmalat only).
+# cfg_apply CONFIG - sets DMA_READ (dmalat only) and CFG_ERR (why the
+# configuration is not in force; empty when it is: a cell run without it
+# is a failed cell).
 cfg_apply() {
 	cfg_reset
-	DMA_READ=null
+	DMA_READ=null CFG_ERR=""
 	case $1 in
 	off|poll) ;;
 	auto) attr_set auto || fail "cannot set $DEV_QUEUE/cpu_latency_qos to auto" ;;
 	c6off) deep_set 1 || fail "cannot disable $DEEP" ;;
 	dmalat)
-		holder_start "$LIMIT"
+		holder_start "$LIMIT" ||
+			CFG_ERR="the write of $LIMIT us to /dev/cpu_dma_latency failed"
 		DMA_READ=$(dma_read)
+		[ -n "$DMA_READ" ] || DMA_READ=null
 		[ "$DMA_READ" = "$LIMIT" ] ||
-			say "warning: /dev/cpu_dma_latency reads $DMA_READ, not $LIMIT"
+			CFG_ERR="${CFG_ERR:+$CFG_ERR; }/dev/cpu_dma_latency reads $DMA_READ, not $LIMIT"
 		;;
 	*) fail "unknown configuration $1" ;;
 	esac
@@ -374,11 +381,24 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
+# loc_snap - the local timer interrupt count of every CPU ("LOC:" of
+# /proc/interrupts), space-separated in CPU order.
+loc_snap() {
+	awk '$1 == "LOC:" { for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++) printf "%s ", $i }' /proc/interrupts
+}
+
+# loc_delta BEFORE AFTER - JSON list of the per-CPU differences.
+loc_delta() {
+	echo "$1|$2" | awk -F'|' '{ n = split($1, a, " "); split($2, b, " ")
+		printf "["; for (i = 1; i <= n; i++) printf "%s%d", (i > 1 ? ", " : ""), b[i] - a[i]; printf "]" }'
+}
+
 # ---- one cell -----------------------------------------------------------
 
 CELL=0
 NCELLS=0
 FIO_FAIL=0
+CFG_FAIL=0
 
 # run_cell GOV CONFIG WORKLOAD REP DEVICE RUNTIME AFTER_S
 run_cell() {
@@ -391,6 +411,12 @@ run_cell() {
 	dev_setup "$_dev"
 
 	cfg_apply "$_cfg"
+	_cfg_ok=true
+	if [ -n "$CFG_ERR" ]; then
+		_cfg_ok=false
+		CFG_FAIL=$((CFG_FAIL + 1))
+		say "error: $_label: $CFG_ERR: the cell fails"
+	fi
 	sleep 0.2
 	# shellcheck disable=SC2046
 	set -- $(dbg_counts)
@@ -410,6 +436,7 @@ run_cell() {
 	snap "$tmp/i0"
 	_s0=$(stat_snap)
 	_e0=$(energy_snap)
+	_l0=$(loc_snap)
 	_t1=$(now)
 	# Steady state: from STEADY s after the first I/O to 0.5 s before the
 	# end of the run (the relax after the last I/O is no steady state).
@@ -430,6 +457,7 @@ run_cell() {
 	snap "$tmp/i1"
 	_s1=$(stat_snap)
 	_e1=$(energy_snap)
+	_l1=$(loc_snap)
 	_t2=$(now)
 	# shellcheck disable=SC2046
 	set -- $(dbg_counts)
@@ -454,7 +482,7 @@ run_cell() {
 	cat > "$RESULTS_DIR/meta/$_label.json" <<EOF
 {"mode": "$MODE", "idle": "$IDLE", "table": "$TABLE", "governor": "$_gov",
  "config": "$_cfg", "workload": "$_wl", "rep": $_rep, "device": "$_dev",
- "fio": "fio/$_label.json", "fio_rc": $_rc, "runtime_s": $_rt,
+ "fio": "fio/$_label.json", "fio_rc": $_rc, "config_ok": $_cfg_ok, "runtime_s": $_rt,
  "startup_s": $(echo "$_t0 $_t1" | awk '{print $2 - $1}'),
  "run_s": $(echo "$_t1 $_t2" | awk '{print $2 - $1}'),
  "after_s": $(echo "$_t2 $_t3" | awk '{print $2 - $1}'),
@@ -466,6 +494,7 @@ run_cell() {
  "qos_events": $_q2, "qos_events_steady": $_steady,
  "ios_steady": $((_ms - _m1)), "steady_s": $(echo "$_ts1 $_ts2" | awk '{print $2 - $1}'),
  "debugfs": {"raises": $((_d1r - _d0r)), "relaxes": $((_d1x - _d0x)), "misses": $((_d1m - _d0m))},
+ "local_timer_irqs": $(loc_delta "$_l0" "$_l1"),
  "energy_uj": $(energy_delta "$_e0" "$_e1"),
  "energy_after_uj": $(energy_delta "$_e1" "$_e2"),
  "limit_us": ${LIMIT:-null}, "dmalat_read": $DMA_READ,
@@ -613,5 +642,5 @@ if [ "$MODE" = guest ] && [ "$IDLE" = cpuidle ] && [ "$PAIRS" -gt 0 ]; then
 	rmmod null_blk || say "cannot unload null_blk"
 fi
 
-say "done: $CELL cells, $FIO_FAIL fio failures"
-[ "$FIO_FAIL" = 0 ]
+say "done: $CELL cells, $FIO_FAIL fio failures, $CFG_FAIL cells without their configuration"
+[ "$FIO_FAIL" = 0 ] && [ "$CFG_FAIL" = 0 ]

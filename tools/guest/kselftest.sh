@@ -10,7 +10,8 @@
 # kst_governors=menu,teo (default) choose the runs.
 #
 # Results: kselftest-TABLE-GOVERNOR.tap, kunit-boot.ktap, dmesg.txt and,
-# on a kernel with kmemleak, kmemleak.txt (after two scans).
+# on a kernel with kmemleak, kmemleak.txt (after two scans) or, when the
+# scan failed (kmemleak missing or switched off), kmemleak-error.txt.
 # Exit code: 0 if every run exited 0 (a skipped test exits 4: a failure
 # here, as the guest has everything the test needs).
 
@@ -48,13 +49,13 @@ for table in $tables; do
 	emu_unload || rc=1
 done
 
-# Debug kernels: look for leaks once everything was torn down.
-if [ -w /sys/kernel/debug/kmemleak ]; then
-	echo scan > /sys/kernel/debug/kmemleak
-	sleep 5
-	echo scan > /sys/kernel/debug/kmemleak
-	cat /sys/kernel/debug/kmemleak > "$RESULTS_DIR/kmemleak.txt"
-fi
+# Debug kernels: look for leaks once everything was torn down. A kernel
+# with kmemleak whose scan fails has not looked: kmemleak-error.txt.
+kmemleak_scan "$RESULTS_DIR/kmemleak.txt" 5 > "$RESULTS_DIR/kmemleak-error.txt"
+case $? in
+0|2) rm -f "$RESULTS_DIR/kmemleak-error.txt" ;;
+*) cat "$RESULTS_DIR/kmemleak-error.txt"; rm -f "$RESULTS_DIR/kmemleak.txt"; rc=1 ;;
+esac
 
 dmesg > "$RESULTS_DIR/dmesg.txt"
 exit $rc

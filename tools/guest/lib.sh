@@ -20,6 +20,8 @@
 #   as_nobody CMD                               run CMD (sh -c) as uid 65534
 #   fio_qd1 NAME DEV JSON [FIO ARGS...]         QD1 4k randread, io_uring
 #   fio_summary JSON                            "p50_us p99_us mean_us iops"
+#   kconfig_on CONFIG_X                         the kernel was built with it
+#   kmemleak_scan OUT [PAUSE]                   kmemleak report into OUT
 
 CPUS=/sys/devices/system/cpu
 CPUIDLE=$CPUS/cpuidle
@@ -223,4 +225,42 @@ fio_summary() {
 		if (p50 == "" || p99 == "") exit 1
 		printf "%.1f %.1f %.1f %.0f\n", p50 / 1000, p99 / 1000, mean / 1000, iops
 	}' "$1"
+}
+
+# ---- kernel features ----------------------------------------------------
+
+# kconfig_on CONFIG_X - the running kernel was built with CONFIG_X=y
+# (/proc/config.gz, CONFIG_IKCONFIG_PROC).
+kconfig_on() {
+	zcat /proc/config.gz 2>/dev/null | grep -q "^$1=y\$"
+}
+
+# kmemleak_scan OUT [PAUSE] - on a kernel built with kmemleak: scan, and
+# with PAUSE scan again PAUSE seconds later, then save the report (the
+# unreferenced objects; empty: no leak) in OUT. Returns 2 on a kernel
+# without kmemleak; 1, with the reason on stdout, when the debugfs file is
+# missing or a scan is refused (kmemleak switched itself off): then no
+# leak was looked for, which is not "no leak".
+kmemleak_scan() {
+	_kml=/sys/kernel/debug/kmemleak
+	kconfig_on CONFIG_DEBUG_KMEMLEAK || return 2
+	if [ ! -e "$_kml" ]; then
+		echo "kmemleak: $_kml is missing (kmemleak off since boot?)"
+		return 1
+	fi
+	if ! echo scan 2>/dev/null > "$_kml"; then
+		echo "kmemleak: scan refused: kmemleak switched itself off (see the kernel log)"
+		return 1
+	fi
+	if [ -n "${2:-}" ]; then
+		sleep "$2"
+		if ! echo scan 2>/dev/null > "$_kml"; then
+			echo "kmemleak: second scan refused: kmemleak switched itself off (see the kernel log)"
+			return 1
+		fi
+	fi
+	if ! cat "$_kml" > "$1"; then
+		echo "kmemleak: cannot read $_kml"
+		return 1
+	fi
 }

@@ -1,0 +1,45 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# raise-cost.sh [--build DIR] [--rounds N] [--out DIR] - the time one raise
+# and one relax of an hctx take, for hctxs of 1, 2, 4 and 8 CPUs: boots the
+# test kernel of DIR (default $BUILD) with 8 vCPUs and runs
+# tools/guest/raisecost.sh (N busy periods per device, default 10), then
+# prints the median, minimum and maximum duration in us of the work item's
+# runs that raised and that relaxed (the relax includes an RCU grace
+# period). A benchmark: prints a table, asserts nothing but that every CPU
+# count was measured. Output: DIR (default $RESULTS/raise-cost):
+# raisecost.tsv, summary.tsv, trace.txt, console.log.
+set -euo pipefail
+. "$(dirname "$0")/common.sh"
+
+build=$BUILD rounds=10 out=$RESULTS/raise-cost
+while [ $# -gt 0 ]; do
+	case $1 in
+	--build) build=${2:?}; shift 2 ;;
+	--rounds) rounds=${2:?}; shift 2 ;;
+	--out) out=${2:?}; shift 2 ;;
+	*) sed -n '4,/^set -/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2; exit 2 ;;
+	esac
+done
+[[ $rounds =~ ^[1-9][0-9]*$ ]] || die "--rounds wants a number, got $rounds"
+
+"$TOP/scripts/guest.sh" --kernel "$build" --script raisecost.sh --out "$out" \
+	--smp 8 --timeout 1800 --lock --append "raise_rounds=$rounds"
+awk -F'\t' '{ k = $1 "\t" $2; v[k] = v[k] " " $3; n[k]++ }
+	END { for (k in v) print k "\t" n[k] "\t" v[k] }' "$out/raisecost.tsv" |
+	while IFS=$'\t' read -r cpus kind n vals; do
+		# shellcheck disable=SC2086
+		printf '%s\t%s\t%s\t%s\n' "$cpus" "$kind" "$n" \
+			"$(printf '%s\n' $vals | sort -n | awk '{ a[NR] = $1 } END {
+				m = (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2
+				printf "%.0f\t%.0f\t%.0f", m, a[1], a[NR] }')"
+	done | sort -n -k1,1 -k2,2 > "$out/summary.tsv"
+echo "CPUs of the hctx, work runs that raised / relaxed: n, median, min, max (us)"
+printf '%-5s %-6s %4s %8s %8s %8s\n' cpus kind n median min max
+while IFS=$'\t' read -r c k n m lo hi; do
+	printf '%-5s %-6s %4s %8s %8s %8s\n' "$c" "$k" "$n" "$m" "$lo" "$hi"
+done < "$out/summary.tsv"
+for c in 1 2 4 8; do
+	grep -q "^$c	raise	" "$out/summary.tsv" || die "raise-cost: no raise measured for $c CPUs"
+done
