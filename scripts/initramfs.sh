@@ -73,7 +73,10 @@ fi
 mkdir -p "$(dirname "$out")"
 root=$(mktemp -d "$(dirname "$out")/.initramfs-root.XXXXXX")
 chmod 0755 "$root"
-trap 'rm -rf "$root" "$out.tmp"' EXIT
+# A temporary file of its own: two runs for the same OUT (guests of
+# several scripts starting at once) must not write into one file.
+tmp=$(mktemp "$out.tmp.XXXXXX")
+trap 'rm -rf "$root" "$tmp"' EXIT
 
 mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp,run,mnt,etc,root,lib,lib64}
 cp "$busybox" "$root/bin/busybox"
@@ -111,7 +114,8 @@ if [ $modules = yes ]; then
 fi
 
 (cd "$root" && find . -print0 | LC_ALL=C sort -z |
-	cpio --null -o -H newc --quiet -R 0:0 | gzip -1) > "$out.tmp"
-mv "$out.tmp" "$out"
+	cpio --null -o -H newc --quiet -R 0:0 | gzip -1) > "$tmp"
+chmod 0644 "$tmp"
+mv "$tmp" "$out"
 echo "$want" > "$out.stamp"
 log "initramfs: $out ($(du -h "$out" | cut -f1), kernel $release)"

@@ -11,7 +11,8 @@
 #
 # Prints "PASS kunit ..." or "FAIL kunit: why"; fails unless both suites of
 # the series (cpuidle_latency, blk_mq_cpu_latency) ran, every test passed,
-# none was skipped, and the guest had more possible than present CPUs. The
+# none was skipped, the guest had more possible than present CPUs and its
+# kernel log has no report (scan_reports in common.sh). The
 # last line is "kunit: N passed, N failed, N skipped". Results:
 # $RESULTS/kunit/ (console.log, kunit.log: kunit.py's output, cpus.txt).
 set -euo pipefail
@@ -52,6 +53,7 @@ for suite in $SUITES; do
 		bad="${bad:+$bad; }suite $suite did not pass as a whole (or did not run)"
 done
 [ "$f" = 0 ] || bad="${bad:+$bad; }$f failed"
+scan_reports "kernel log (kunit)" "$OUT" || bad="${bad:+$bad; }the kernel log has a report"
 [ "$s" = 0 ] || bad="${bad:+$bad; }$s skipped"
 possible=$(sed -n 's/^possible=//p' "$OUT/cpus.txt" 2>/dev/null)
 present=$(sed -n 's/^present=//p' "$OUT/cpus.txt" 2>/dev/null)
