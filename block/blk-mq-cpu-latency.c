@@ -36,9 +36,10 @@
  *   limit the administrator wrote, clamped to cpuidle_min_latency_limit() so
  *   that the governors never fall back to polling. The limits are computed at
  *   every raise and again once a second while raised, so cpuidle drivers
- *   that register late and CPUs that come back are followed. A CPU
- *   that gets no limit (no cpuidle driver, nothing deeper than C1) gets no
- *   request.
+ *   that register late and CPUs that come back are followed. In "auto", a
+ *   CPU that gets no limit (no cpuidle driver, nothing deeper than C1) gets
+ *   no request; an explicit limit is set as written where no cpuidle
+ *   driver gives a floor (the idle loop then ignores it anyway).
  *
  * - **Hold and relax.** The work item runs once per hold period
  *   (%BLK_MQ_CPU_LAT_HOLD_MS plus one jiffy) and takes the issued mark. Once
@@ -80,7 +81,8 @@
  * queue frozen: by the queue attribute (under the tag set's tag_list_lock,
  * which excludes a remap of the hardware queues but is not taken by any
  * other queue attribute, so no other setting fails or waits for it), when
- * hardware queues are remapped, and when an hctx is torn down. Freeing it
+ * hardware queues are remapped, when an hctx is torn down, and when the
+ * disk is deleted (a SCSI queue outlives its disk). Freeing it
  * cancels the work item and removes every request, so no CPU is left
  * constrained. The work item takes cpuidle_lock, the CPU hotplug lock and
  * the PM QoS mutex, all of which are held around memory allocations
@@ -156,6 +158,7 @@ struct blk_mq_cpu_lat_cpu {
  * @mode: %BLK_MQ_CPU_LAT_AUTO or an explicit limit in microseconds.
  * @detached: no longer reachable from @hctx; @work must not touch @hctx.
  * @disk_name: name of the disk, for tracing (the disk may go away first).
+ * @hctx_num: index of the hctx, for tracing (@work never touches @hctx).
  * @refreshed: jiffies when the limits were last computed.
  * @work: raises, holds and relaxes the requests. Being one work item, it is
  *	the only writer of @raises, @relaxes and @cpus; debugfs reads them
@@ -179,6 +182,7 @@ struct blk_mq_cpu_lat {
 	int mode;
 	bool detached;
 	char disk_name[DISK_NAME_LEN];
+	unsigned int hctx_num;
 	unsigned long refreshed;
 	struct delayed_work work;
 	struct work_struct free_work;
@@ -271,8 +275,7 @@ static void blk_mq_cpu_lat_raise(struct blk_mq_cpu_lat *cl)
 	/* Issuers that kicked before the line above belong to this period. */
 	WRITE_ONCE(cl->kicked, 0);
 	WRITE_ONCE(cl->raises, cl->raises + 1);
-	trace_blk_cpu_lat_raise(cl->disk_name, cl->hctx->queue_num, cl->nr_cpus,
-				min);
+	trace_blk_cpu_lat_raise(cl->disk_name, cl->hctx_num, cl->nr_cpus, min);
 }
 
 static void blk_mq_cpu_lat_release(struct blk_mq_cpu_lat *cl)
@@ -289,9 +292,10 @@ static void blk_mq_cpu_lat_release(struct blk_mq_cpu_lat *cl)
 /*
  * Wait until every issuer that may have seen @raised set has finished. The
  * issue path runs inside the dispatch RCU or SRCU read section of the tag
- * set; the tag set stays valid while the queue usage counter is held. A
- * frozen or dying queue is not waited for: at worst one request then goes
- * without the limit, and the next one starts a busy period.
+ * set; the tag set stays valid while the queue usage counter is held. When
+ * the counter cannot be taken (queue frozen or freezing, dying, or pm_only
+ * during runtime PM), there is no wait: at worst one request then goes
+ * without the limit, and the next ones start a busy period.
  */
 static void blk_mq_cpu_lat_wait_issuers(struct blk_mq_cpu_lat *cl)
 {
@@ -318,7 +322,7 @@ static bool blk_mq_cpu_lat_try_relax(struct blk_mq_cpu_lat *cl)
 
 	blk_mq_cpu_lat_release(cl);
 	WRITE_ONCE(cl->relaxes, cl->relaxes + 1);
-	trace_blk_cpu_lat_relax(cl->disk_name, cl->hctx->queue_num, cl->nr_cpus);
+	trace_blk_cpu_lat_relax(cl->disk_name, cl->hctx_num, cl->nr_cpus);
 	return true;
 }
 
@@ -441,6 +445,7 @@ static struct blk_mq_cpu_lat *blk_mq_cpu_lat_alloc(struct blk_mq_hw_ctx *hctx,
 	cl->q = hctx->queue;
 	cl->mode = mode;
 	strscpy(cl->disk_name, cl->q->disk ? cl->q->disk->disk_name : "-");
+	cl->hctx_num = hctx->queue_num;
 	/* The first request after enabling is not taken for a stream. */
 	cl->last_unraised = jiffies - blk_mq_cpu_lat_hold();
 	INIT_DELAYED_WORK(&cl->work, blk_mq_cpu_lat_work_fn);
@@ -529,6 +534,31 @@ void blk_mq_cpu_lat_exit_hctx(struct blk_mq_hw_ctx *hctx)
 	hctx->cpu_lat = NULL;
 	mutex_unlock(&blk_mq_cpu_lat_mutex);
 	blk_mq_cpu_lat_free_later(cl);
+}
+
+/**
+ * blk_mq_cpu_lat_disk_exit - Disable the policy when the disk goes away.
+ * @q: request queue of the disk being deleted.
+ *
+ * A queue that outlives its disk (SCSI, where passthrough I/O goes on
+ * through sg or bsg) must not keep raising PM QoS requests once no
+ * attribute is left to turn them off, nor come back with the old mode for
+ * the next disk. The state is freed shortly afterwards from a work item.
+ *
+ * Context: Process context, from del_gendisk(): the queue frozen, its
+ * attributes removed and set->update_nr_hwq_lock held for reading, so no
+ * mode change and no remap runs concurrently. Sleeps.
+ */
+void blk_mq_cpu_lat_disk_exit(struct request_queue *q)
+{
+	struct blk_mq_hw_ctx *hctx;
+	unsigned long i;
+
+	if (READ_ONCE(q->cpu_lat_mode) == BLK_MQ_CPU_LAT_OFF)
+		return;
+	WRITE_ONCE(q->cpu_lat_mode, BLK_MQ_CPU_LAT_OFF);
+	queue_for_each_hw_ctx(q, hctx, i)
+		blk_mq_cpu_lat_exit_hctx(hctx);
 }
 
 /**

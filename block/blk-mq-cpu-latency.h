@@ -16,6 +16,7 @@ struct seq_file;
 void __blk_mq_cpu_lat_issue(struct blk_mq_cpu_lat *cl);
 void blk_mq_cpu_lat_exit_hctx(struct blk_mq_hw_ctx *hctx);
 void blk_mq_cpu_lat_remap(struct request_queue *q);
+void blk_mq_cpu_lat_disk_exit(struct request_queue *q);
 int blk_mq_cpu_lat_set_mode(struct request_queue *q, int mode);
 int blk_mq_cpu_lat_parse(const char *buf, int *mode);
 ssize_t blk_mq_cpu_lat_show(struct request_queue *q, char *page);
@@ -42,6 +43,7 @@ static inline void blk_mq_cpu_lat_issue(struct blk_mq_hw_ctx *hctx)
 static inline void blk_mq_cpu_lat_issue(struct blk_mq_hw_ctx *hctx) { }
 static inline void blk_mq_cpu_lat_exit_hctx(struct blk_mq_hw_ctx *hctx) { }
 static inline void blk_mq_cpu_lat_remap(struct request_queue *q) { }
+static inline void blk_mq_cpu_lat_disk_exit(struct request_queue *q) { }
 #endif /* CONFIG_BLK_MQ_CPU_LATENCY */
 
 #endif /* BLK_MQ_CPU_LATENCY_H */

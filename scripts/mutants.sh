@@ -220,11 +220,12 @@ write_table() {
 	local r
 	{
 		printf 'mutant\tstatus\tkilled_by\tfirst_failure\tbuild_s\tkunit_s\tkselftest_s\ttotal_s\n'
-		for r in "${rows[@]}"; do printf '%s\n' "$r"; done
+		printf '%s\n' "${rows[@]}" | sort -t$'\t' -k1,1
 	} > "$RES/table.tsv"
 	{
 		echo "Mutants of the series at $(gk log -1 --format='%h %s' "$ORIG") ($(date -u +%FT%TZ));"
-		echo "fast tests: scripts/kunit.sh, then scripts/kselftest.sh --tables spr --governors menu."
+		echo "fast tests: scripts/kunit.sh, then scripts/kselftest.sh --tables spr --governors menu;"
+		echo "time: build (including waits for the build lock) and tests; per step in table.tsv."
 		if [ -s "$KNOWN" ]; then
 			echo "The unmutated series fails these kselftest cases; they count as no kill:"
 			sed 's/^/- /' "$KNOWN"
@@ -233,7 +234,7 @@ write_table() {
 		echo "| mutant | killed by | first failure | time (s) |"
 		echo "|---|---|---|---:|"
 		# Tab-separated, possibly empty fields: awk, not read.
-		printf '%s\n' "${rows[@]}" | awk -F'\t' '{
+		printf '%s\n' "${rows[@]}" | sort -t$'\t' -k1,1 | awk -F'\t' '{
 			by = $2 == "killed" ? $3 : toupper($2)
 			if ($2 == "error" && $3 != "") by = by " (" $3 ")"
 			det = $4 == "" ? "-" : $4
@@ -344,6 +345,15 @@ if [ $table = 1 ]; then
 fi
 
 worst=0
+# Rows of an earlier run of the same series (e.g. a full run before this
+# --only run) stay in the table, unless this run redoes them.
+if [ -f "$RES/table.tsv" ] && [ "$(cat "$CTRL/commit" 2>/dev/null)" = "$ORIG" ]; then
+	while IFS= read -r r; do
+		n=$(cut -f1 <<< "$r")
+		[ "$n" = 00-control ] && [ "$control" = 1 ] && continue
+		printf '%s\n' "${names[@]}" | grep -qxF -- "$n" || rows+=("$r")
+	done < <(tail -n +2 "$RES/table.tsv")
+fi
 # The control: the unmutated series. Its KUnit cases must all pass, and
 # its kselftest may fail only TAP cases (known failures, not taken for
 # kills: $KNOWN); anything else (a crash, a kernel report) stops the run.

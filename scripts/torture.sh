@@ -163,6 +163,11 @@ if [ $bi_only = 0 ]; then
 		cat "$out/torture-counts.txt"
 		echo
 	fi
+	if [ -s "$out/lock_stat.txt" ]; then
+		echo "Lock hold times over the run (/proc/lock_stat, us; holdtime-max is the longest hold):"
+		cat "$out/lock_stat.txt"
+		echo
+	fi
 	if [ -s "$out/hang.txt" ]; then
 		fail "torture $mode: hang, stacks in $out/hang.txt"
 		head -n 60 "$out/hang.txt" | sed 's/^/    /'

@@ -139,8 +139,11 @@ VISIBLE_IF_KUNIT s32 cpuidle_driver_shallow_latency(const struct cpuidle_driver 
 
 	next_us = cpuidle_next_exit_us(drv, anchor);
 	anchor_us = cpuidle_state_exit_us(&drv->states[anchor]);
-	/* Nothing deeper, or nothing a limit could tell from the anchor. */
-	if (next_us <= anchor_us)
+	/*
+	 * Nothing deeper, or nothing a limit could tell from the anchor; a
+	 * limit of 0 would make the CPU poll.
+	 */
+	if (next_us <= max(anchor_us, 1))
 		return -ENOENT;
 
 	return next_us - 1;

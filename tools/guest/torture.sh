@@ -920,6 +920,15 @@ else
 	tap_not_ok "cleanup: null_blk devices left:${left:- none}; rmmod: $(errtext "$T/e.final")"
 fi
 
+# Hold times of the block layer locks the attribute store and the remap
+# take (CONFIG_LOCK_STAT kernels): lock_stat.txt, printed by the host.
+if [ -r /proc/lock_stat ]; then
+	{
+		sed -n '1,4p' /proc/lock_stat
+		grep -E 'tag_list_lock|update_nr_hwq_lock|blk_mq_cpu_lat_mutex|elevator_lock' /proc/lock_stat
+	} > "$RESULTS_DIR/lock_stat.txt"
+fi
+
 # ---- 5. kmemleak and the trace -------------------------------------------------
 
 leaks=0
