@@ -18,8 +18,11 @@
 #               run (results/mutants/table.tsv and the logs beside it).
 #   --only NN   run only the mutants whose number (or full name) is listed.
 #   --control   first run the fast tests on the unmutated series (default
-#               for a full run, not with --only); they must pass, or no kill
-#               means anything and the run stops.
+#               for a full run, not with --only): every KUnit case must pass
+#               and the kselftest may fail only TAP cases, else no kill
+#               means anything and the run stops. Those cases ("known
+#               failures", results/mutants/00-control/failures.txt) kill no
+#               mutant of the same series commit.
 #
 # A run works in its own WORK folder ($MUTANTS_WORK, default
 # $TOP/work-mutants: kernel tree, build folder, initramfs, shares; nothing
@@ -37,9 +40,14 @@
 #   4. record what killed it (test step and the first failing KUnit case or
 #      TAP line) and the time; reset `series' to the unmutated commit (also
 #      on exit or interrupt).
+# KUnit kills when a case fails or crashes, or no summary comes back; a
+# failure of kunit.sh's own checks of the guest with every case passing
+# is noted (NN-name/note.txt), not a kill. The kselftest kills with a
+# failure the control does not have.
 # A mutant that no test kills is SURVIVED. The table (mutant, killed by,
 # first failure, time) is printed, and written after every mutant to
-# results/mutants/table.md and table.tsv; each mutant's logs and guest
+# results/mutants/table.md and table.tsv (rows of an earlier run of the
+# same series commit are kept unless redone); each mutant's logs and guest
 # results are in results/mutants/NN-name/.
 #
 # Exit status: 0 if every mutant was killed; 1 if one survived; 2 if a

@@ -15,8 +15,8 @@
 #               kernel-doc (scripts/checks.sh); this builds the test kernel
 #   figures     README.md and the cover letter quote exactly what
 #               scripts/figures.sh generates from the committed data/
-#   kunit       the series' KUnit suites, from the boot log of the test kernel
-#               (2 present, 4 possible CPUs), parsed by kunit.py
+#   kunit       the series' KUnit suites, from the boot log of the test kernel,
+#               parsed by kunit.py
 #   platform    the emulated C-state platform self-test (scripts/platform-test.sh)
 #   kselftest   the series' kselftest in the test guest, menu and teo,
 #               Sapphire Rapids and AMD-like tables (scripts/kselftest.sh)
