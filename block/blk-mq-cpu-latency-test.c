@@ -417,6 +417,67 @@ static void blk_mq_cpu_lat_handshake_test(struct kunit *test)
 	expect_all(test, q, NO_LIMIT, 1000, "not relaxed at the end");
 }
 
+/* Starts a stream from a CPU's PM QoS notifier, once, when it is relaxed. */
+struct kick_nb {
+	struct notifier_block nb;
+	struct blk_mq_hw_ctx *hctx;
+	int armed;
+	int fired;
+};
+
+static int kick_during_relax_cb(struct notifier_block *nb, unsigned long value,
+				void *unused)
+{
+	struct kick_nb *k = container_of(nb, struct kick_nb, nb);
+
+	if ((s32)value != NO_LIMIT || !READ_ONCE(k->armed))
+		return NOTIFY_OK;
+	WRITE_ONCE(k->armed, 0);
+	/*
+	 * Two requests issued as blk_mq_start_request() issues them, without
+	 * the I/O itself: this runs in the work item, under the PM QoS mutex.
+	 */
+	rcu_read_lock();
+	blk_mq_cpu_lat_issue(k->hctx);
+	blk_mq_cpu_lat_issue(k->hctx);
+	rcu_read_unlock();
+	WRITE_ONCE(k->fired, 1);
+	return NOTIFY_OK;
+}
+
+/*
+ * A stream that starts while the work item relaxes (after its last look at
+ * the issued mark, before the busy period ends) is raised: its kick is not
+ * lost.
+ */
+static void blk_mq_cpu_lat_kick_during_relax_test(struct kunit *test)
+{
+	struct test_ctx *ctx = test->priv;
+	struct request_queue *q = ctx->disk->queue;
+	struct kick_nb k = {
+		.nb.notifier_call = kick_during_relax_cb,
+		.hctx = queue_hctx(q, 0),
+	};
+	unsigned int cpu = cpumask_first_and(k.hctx->cpumask, cpu_present_mask);
+	struct device *dev = get_cpu_device(cpu);
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, dev);
+	WRITE_ONCE(blk_mq_cpu_lat_hold_ms, 20);
+	KUNIT_ASSERT_EQ(test, blk_mq_cpu_lat_set_mode(q, TEST_LIMIT_US), 0);
+	test_stream(test, ctx);
+	expect_all(test, q, TEST_LIMIT_US, 1000, "not raised");
+	KUNIT_ASSERT_EQ(test, dev_pm_qos_add_notifier(dev, &k.nb,
+						      DEV_PM_QOS_RESUME_LATENCY), 0);
+	WRITE_ONCE(k.armed, 1);
+	for (i = 0; i < 2000 && !READ_ONCE(k.fired); i++)
+		usleep_range(1000, 2000);
+	dev_pm_qos_remove_notifier(dev, &k.nb, DEV_PM_QOS_RESUME_LATENCY);
+	KUNIT_ASSERT_TRUE_MSG(test, READ_ONCE(k.fired), "never relaxed");
+	expect_all(test, q, TEST_LIMIT_US, 500,
+		   "stream started during the relax not raised");
+}
+
 /* "auto" takes the limit from the CPU's cpuidle state table. */
 static void blk_mq_cpu_lat_auto_test(struct kunit *test)
 {
@@ -540,6 +601,7 @@ static struct kunit_case blk_mq_cpu_lat_test_cases[] = {
 	KUNIT_CASE(blk_mq_cpu_lat_hold_test),
 	KUNIT_CASE(blk_mq_cpu_lat_stall_test),
 	KUNIT_CASE(blk_mq_cpu_lat_handshake_test),
+	KUNIT_CASE(blk_mq_cpu_lat_kick_during_relax_test),
 	KUNIT_CASE(blk_mq_cpu_lat_auto_test),
 	KUNIT_CASE(blk_mq_cpu_lat_auto_no_driver_test),
 	KUNIT_CASE(blk_mq_cpu_lat_clamp_test),

@@ -31,12 +31,14 @@
  *
  * - **Raise.** dev_pm_qos_*() take a mutex, so the requests are raised by the
  *   hctx's work item, on an unbound workqueue (housekeeping CPUs, never the
- *   submitting CPU by design): to the limit given by
- *   cpuidle_shallow_latency_limit() for each CPU ("auto"), or to the explicit
- *   limit the administrator wrote, clamped to cpuidle_min_latency_limit() so
- *   that the governors never fall back to polling. The limits are computed at
- *   every raise and again once a second while raised, so cpuidle drivers
- *   that register late and CPUs that come back are followed. In "auto", a
+ *   submitting CPU by design): to the shallow limit that
+ *   cpuidle_latency_limits() gives for each CPU ("auto"), or to the explicit
+ *   limit the administrator wrote, clamped to the smallest limit that still
+ *   leaves a non-polling state, so that the governors never fall back to
+ *   polling. The limits are computed at every raise, with one look at each
+ *   cpuidle driver's state table for all the CPUs of the hctx, and again
+ *   once a second while raised, so cpuidle drivers that register late and
+ *   CPUs that come back are followed. In "auto", a
  *   CPU that gets no limit (no cpuidle driver, nothing deeper than C1) gets
  *   no request; an explicit limit is set as written where no cpuidle
  *   driver gives a floor (the idle loop then ignores it anyway).
@@ -166,8 +168,11 @@ struct blk_mq_cpu_lat_cpu {
  * @free_work: frees state detached while the queue was frozen.
  * @raises: busy periods, i.e. times the requests were raised.
  * @relaxes: times the requests were relaxed.
+ * @mask: the CPUs of @cpus, for cpuidle_latency_limits().
+ * @limits: the cpuidle limits of each CPU of @cpus, in the same order;
+ *	scratch space of @work.
  * @nr_cpus: number of CPUs in the hctx mask when this was attached.
- * @cpus: one request per CPU of the hctx mask.
+ * @cpus: one request per CPU of the hctx mask, in the order of @mask.
  */
 struct blk_mq_cpu_lat {
 	unsigned long issued;
@@ -188,6 +193,8 @@ struct blk_mq_cpu_lat {
 	struct work_struct free_work;
 	unsigned long raises;
 	unsigned long relaxes;
+	cpumask_var_t mask;
+	struct cpuidle_cpu_latency *limits;
 	unsigned int nr_cpus;
 	struct blk_mq_cpu_lat_cpu cpus[] __counted_by(nr_cpus);
 };
@@ -207,18 +214,15 @@ static unsigned long blk_mq_cpu_lat_hold(void)
 	return msecs_to_jiffies(READ_ONCE(blk_mq_cpu_lat_hold_ms)) + 1;
 }
 
-/* The limit @mode asks for on @cpu, or no constraint. */
-static s32 blk_mq_cpu_lat_limit(int mode, unsigned int cpu)
+/* The limit @mode asks for on a CPU whose cpuidle limits are @lim. */
+static s32 blk_mq_cpu_lat_limit(int mode,
+				const struct cpuidle_cpu_latency *lim)
 {
-	s32 limit;
-
-	if (mode == BLK_MQ_CPU_LAT_AUTO) {
-		limit = cpuidle_shallow_latency_limit(cpu);
-		return limit > 0 ? limit : PM_QOS_RESUME_LATENCY_NO_CONSTRAINT;
-	}
+	if (mode == BLK_MQ_CPU_LAT_AUTO)
+		return lim->shallow > 0 ? lim->shallow :
+					  PM_QOS_RESUME_LATENCY_NO_CONSTRAINT;
 	/* Explicit: never so low that the governors would poll. */
-	limit = cpuidle_min_latency_limit(cpu);
-	return max(mode, limit);
+	return max(mode, lim->min);
 }
 
 /*
@@ -257,9 +261,11 @@ static s32 blk_mq_cpu_lat_apply(struct blk_mq_cpu_lat *cl)
 	unsigned int i;
 
 	cl->refreshed = jiffies;
+	/* One look at each cpuidle driver, not one per CPU. */
+	cpuidle_latency_limits(cl->mask, cl->limits);
 	cpus_read_lock();
 	for (i = 0; i < cl->nr_cpus; i++) {
-		limit = blk_mq_cpu_lat_limit(cl->mode, cl->cpus[i].cpu);
+		limit = blk_mq_cpu_lat_limit(cl->mode, &cl->limits[i]);
 		blk_mq_cpu_lat_set(&cl->cpus[i], limit);
 		min = min(min, limit);
 	}
@@ -413,6 +419,15 @@ static bool blk_mq_cpu_lat_wanted(struct blk_mq_hw_ctx *hctx)
 
 static void blk_mq_cpu_lat_free_fn(struct work_struct *work);
 
+/* Free the memory of @cl; it holds no request and no queue reference. */
+static void blk_mq_cpu_lat_free_mem(struct blk_mq_cpu_lat *cl)
+{
+	free_percpu(cl->misses);
+	kfree(cl->limits);
+	free_cpumask_var(cl->mask);
+	kfree(cl);
+}
+
 /*
  * Allocate the state of @hctx: one request slot per CPU of the mask, present
  * or not (a CPU that becomes present needs no new allocation).
@@ -427,14 +442,18 @@ static struct blk_mq_cpu_lat *blk_mq_cpu_lat_alloc(struct blk_mq_hw_ctx *hctx,
 	if (!cl)
 		return NULL;
 	cl->misses = alloc_percpu_gfp(unsigned long, GFP_NOIO);
-	if (!cl->misses || !blk_get_queue(hctx->queue)) {
-		free_percpu(cl->misses);
-		kfree(cl);
+	cl->limits = kcalloc_node(n, sizeof(*cl->limits), GFP_NOIO,
+				  hctx->numa_node);
+	if (!cl->misses || !cl->limits ||
+	    !zalloc_cpumask_var_node(&cl->mask, GFP_NOIO, hctx->numa_node) ||
+	    !blk_get_queue(hctx->queue)) {
+		blk_mq_cpu_lat_free_mem(cl);
 		return NULL;
 	}
 
 	cl->nr_cpus = n;
-	for_each_cpu(cpu, hctx->cpumask) {
+	cpumask_copy(cl->mask, hctx->cpumask);
+	for_each_cpu(cpu, cl->mask) {
 		if (WARN_ON_ONCE(i >= n))
 			break;
 		cl->cpus[i].cpu = cpu;
@@ -474,8 +493,7 @@ static void blk_mq_cpu_lat_free(struct blk_mq_cpu_lat *cl)
 	}
 	cpus_read_unlock();
 	blk_put_queue(cl->q);
-	free_percpu(cl->misses);
-	kfree(cl);
+	blk_mq_cpu_lat_free_mem(cl);
 }
 
 static void blk_mq_cpu_lat_free_fn(struct work_struct *work)

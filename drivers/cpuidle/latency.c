@@ -13,10 +13,11 @@
  * idle states (C1, C1E on x86) and rejects the deep ones (C6 and below),
  * instead of making the user guess a number of microseconds.
  *
- * cpuidle_shallow_latency_limit() returns that number for one CPU, read from
- * the state table of the cpuidle driver that currently drives the CPU (per-CPU
- * drivers exist on ARM and hybrid systems, and drivers may register late or
- * go away, so the table is read every time, never cached). The rule:
+ * cpuidle_latency_limits() returns that number for a set of CPUs, read from
+ * the state table of the cpuidle driver that currently drives each CPU
+ * (per-CPU drivers exist on ARM big.LITTLE systems, and drivers may register
+ * late or go away, so the tables are read at every call, never cached). The
+ * rule:
  *
  * 1. The anchor is the deepest state the driver declares shallow with
  *    %CPUIDLE_FLAG_SHALLOW: intel_idle sets it on the states of the MWAIT C1
@@ -43,13 +44,14 @@
  * the driver are not skipped: the limit is an upper bound, and the governors
  * skip disabled states anyway.
  *
- * cpuidle_min_latency_limit() returns the smallest limit that still leaves
+ * cpuidle_latency_limits() also returns the smallest limit that still leaves
  * the CPU a non-polling state: since 2025 menu selects polling when the limit
  * is below the exit latency of every non-polling state, so a user of an
  * explicit limit clamps it to this floor to avoid burning the CPU.
  */
 
 #include <linux/cpuidle.h>
+#include <linux/cpumask.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
 #include <kunit/visibility.h>
@@ -174,72 +176,77 @@ VISIBLE_IF_KUNIT s32 cpuidle_driver_min_latency(const struct cpuidle_driver *drv
 	return min_us < 0 ? min_us : max(min_us, 1);
 }
 
-/*
- * Apply @fn to the state table of the driver that drives @cpu, under
- * cpuidle_lock so that the driver cannot go away meanwhile.
- */
-static s32 cpuidle_cpu_latency(int cpu,
-			       s32 (*fn)(const struct cpuidle_driver *drv))
+/* The driver that drives @cpu, or NULL; called with cpuidle_lock held. */
+static const struct cpuidle_driver *cpuidle_locked_cpu_driver(unsigned int cpu)
 {
 	struct cpuidle_device *dev;
-	struct cpuidle_driver *drv;
 
-	might_sleep();
-
-	if (cpuidle_disabled())
-		return -ENODEV;
-
-	guard(mutex)(&cpuidle_lock);
+	lockdep_assert_held(&cpuidle_lock);
 
 	dev = per_cpu(cpuidle_devices, cpu);
 	if (!dev || !dev->registered)
-		return -ENODEV;
-
-	drv = cpuidle_get_cpu_driver(dev);
-	if (!drv)
-		return -ENODEV;
-
-	return fn(drv);
+		return NULL;
+	return cpuidle_get_cpu_driver(dev);
 }
 
 /**
- * cpuidle_shallow_latency_limit - Resume latency that keeps a CPU shallow.
- * @cpu: CPU whose cpuidle driver to consult.
+ * cpuidle_latency_limits - Resume latency limits of a set of CPUs.
+ * @cpus: CPUs whose cpuidle drivers to consult.
+ * @limits: one entry for each CPU of @cpus, in the order of for_each_cpu().
  *
- * Compute, from the state table of the cpuidle driver currently driving @cpu,
- * the resume latency limit (in microseconds) that admits the CPU's shallow
- * idle states (up to C1E) and rejects the deeper ones, for use in a
- * %DEV_PM_QOS_RESUME_LATENCY request on the CPU device.
+ * For each CPU of @cpus, compute from the state table of the cpuidle driver
+ * currently driving it:
+ *
+ * - @limits[i].shallow: the resume latency limit (in microseconds) that
+ *   admits the CPU's shallow idle states (up to C1E) and rejects the deeper
+ *   ones, for a %DEV_PM_QOS_RESUME_LATENCY request on the CPU device;
+ * - @limits[i].min: the smallest limit that still leaves the CPU a
+ *   non-polling state (a smaller one makes the governors poll), which users
+ *   of explicit limits clamp them to.
+ *
+ * cpuidle_lock is taken once and the state table of each driver is read
+ * once, not once per CPU: one driver drives every CPU unless
+ * %CONFIG_CPUIDLE_MULTIPLE_DRIVERS.
  *
  * Context: Process context; takes cpuidle_lock (a mutex), so it may sleep.
- * The table is read under the lock, so a driver going away concurrently is
- * safe; the result may be stale as soon as the lock is dropped.
+ * The tables are read under the lock, so a driver going away concurrently is
+ * safe; the results may be stale as soon as the lock is dropped.
  *
- * Return: the limit in microseconds (> 0), -ENODEV if cpuidle is disabled or
- * no cpuidle driver drives @cpu, -EOPNOTSUPP for a single-state driver, or
- * -ENOENT if the table has no shallow state to anchor on or nothing deeper
- * to reject.
+ * Each value is > 0, or -ENODEV if cpuidle is disabled or no cpuidle driver
+ * drives the CPU; @shallow is -EOPNOTSUPP for a single-state driver and
+ * -ENOENT if the table has no shallow state to anchor on or nothing deeper to
+ * reject; @min is -ENOENT if every state polls.
  */
-s32 cpuidle_shallow_latency_limit(int cpu)
+void cpuidle_latency_limits(const struct cpumask *cpus,
+			    struct cpuidle_cpu_latency *limits)
 {
-	return cpuidle_cpu_latency(cpu, cpuidle_driver_shallow_latency);
-}
+	const struct cpuidle_driver *drv, *last = NULL;
+	struct cpuidle_cpu_latency lim = { };
+	unsigned int cpu, i = 0;
 
-/**
- * cpuidle_min_latency_limit - Smallest resume latency that avoids polling.
- * @cpu: CPU whose cpuidle driver to consult.
- *
- * A resume latency limit below the exit latency of every non-polling state
- * makes the governors poll. Users of explicit limits clamp them to this.
- *
- * Context: Process context; takes cpuidle_lock (a mutex), so it may sleep.
- * The result may be stale as soon as the lock is dropped.
- *
- * Return: the exit latency in microseconds of the shallowest non-polling
- * state of the driver driving @cpu, -ENODEV if cpuidle is disabled or no
- * driver drives @cpu, or -ENOENT if every state polls.
- */
-s32 cpuidle_min_latency_limit(int cpu)
-{
-	return cpuidle_cpu_latency(cpu, cpuidle_driver_min_latency);
+	might_sleep();
+
+	if (cpuidle_disabled()) {
+		for_each_cpu(cpu, cpus)
+			limits[i++] = (struct cpuidle_cpu_latency) {
+				.shallow = -ENODEV, .min = -ENODEV };
+		return;
+	}
+
+	guard(mutex)(&cpuidle_lock);
+
+	for_each_cpu(cpu, cpus) {
+		drv = cpuidle_locked_cpu_driver(cpu);
+		if (!drv) {
+			limits[i].shallow = -ENODEV;
+			limits[i++].min = -ENODEV;
+			continue;
+		}
+		if (drv != last) {
+			lim.shallow = cpuidle_driver_shallow_latency(drv);
+			lim.min = cpuidle_driver_min_latency(drv);
+			last = drv;
+		}
+		limits[i++] = lim;
+	}
 }

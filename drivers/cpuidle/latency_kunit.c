@@ -5,7 +5,7 @@
  * The state tables are those of current platforms as registered by
  * intel_idle, acpi_idle, cpuidle-psci, cpuidle-powernv and cpuidle-haltpoll,
  * with the flags those drivers set. A fake driver registered for the test
- * runs cpuidle_shallow_latency_limit() end to end.
+ * runs cpuidle_latency_limits() end to end.
  */
 
 #include <kunit/test.h>
@@ -231,38 +231,59 @@ static struct cpuidle_driver fake_spr_driver = {
 	.state_count = 3,
 };
 
+/* Room for the limits of every possible CPU. */
+static struct cpuidle_cpu_latency *alloc_limits(struct kunit *test)
+{
+	struct cpuidle_cpu_latency *lim;
+
+	lim = kunit_kcalloc(test, num_possible_cpus(), sizeof(*lim), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, lim);
+	/* No entry is right by chance. */
+	memset(lim, 0x5a, num_possible_cpus() * sizeof(*lim));
+	return lim;
+}
+
 /*
- * With a driver registered, every online CPU gets the limit of its table;
- * once it is gone, no CPU gets one.
+ * With a driver registered for the online CPUs, each of them gets the
+ * limits of its table, in the order of the mask, and the other CPUs none;
+ * once the driver is gone, no CPU gets one.
  */
 static void cpuidle_cpu_limit_test(struct kunit *test)
 {
-	unsigned int cpu;
+	struct cpuidle_cpu_latency *lim;
+	unsigned int cpu, i = 0;
 	int ret;
 
 	if (cpuidle_get_driver())
 		kunit_skip(test, "cpuidle driver %s already registered",
 			   cpuidle_get_driver()->name);
 
+	fake_spr_driver.cpumask = (struct cpumask *)cpu_online_mask;
 	ret = cpuidle_register(&fake_spr_driver, NULL);
 	KUNIT_ASSERT_EQ(test, ret, 0);
 
+	lim = alloc_limits(test);
 	cpus_read_lock();
-	for_each_online_cpu(cpu) {
-		KUNIT_EXPECT_EQ_MSG(test, cpuidle_shallow_latency_limit(cpu), 289,
+	cpuidle_latency_limits(cpu_possible_mask, lim);
+	for_each_possible_cpu(cpu) {
+		/* The driver was registered for the online CPUs. */
+		bool on = cpu_online(cpu);
+
+		KUNIT_EXPECT_EQ_MSG(test, lim[i].shallow, on ? 289 : -ENODEV,
 				    "CPU%u", cpu);
-		KUNIT_EXPECT_EQ_MSG(test, cpuidle_min_latency_limit(cpu), 1,
+		KUNIT_EXPECT_EQ_MSG(test, lim[i].min, on ? 1 : -ENODEV,
 				    "CPU%u", cpu);
+		i++;
 	}
 	cpus_read_unlock();
 
 	cpuidle_unregister(&fake_spr_driver);
 
-	for_each_possible_cpu(cpu) {
-		KUNIT_EXPECT_EQ_MSG(test, cpuidle_shallow_latency_limit(cpu),
-				    -ENODEV, "CPU%u", cpu);
-		KUNIT_EXPECT_EQ_MSG(test, cpuidle_min_latency_limit(cpu),
-				    -ENODEV, "CPU%u", cpu);
+	lim = alloc_limits(test);
+	cpuidle_latency_limits(cpu_possible_mask, lim);
+	for (i = 0; i < num_possible_cpus(); i++) {
+		KUNIT_EXPECT_EQ_MSG(test, lim[i].shallow, -ENODEV, "entry %u", i);
+		KUNIT_EXPECT_EQ_MSG(test, lim[i].min, -ENODEV, "entry %u", i);
 	}
 }
 

@@ -147,7 +147,7 @@ state_table() {
 }
 
 # table_limit - the auto limit computed from cpu0's table, the rule of
-# cpuidle_shallow_latency_limit() (sysfs shows no state flags; deep states
+# cpuidle_latency_limits() (sysfs shows no state flags; deep states
 # have long exit latencies anyway).
 table_limit() {
 	state_table | awk '
