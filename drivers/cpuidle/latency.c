@@ -220,26 +220,21 @@ static const struct cpuidle_driver *cpuidle_locked_cpu_driver(unsigned int cpu)
 void cpuidle_latency_limits(const struct cpumask *cpus,
 			    struct cpuidle_cpu_latency *limits)
 {
+	static const struct cpuidle_cpu_latency none = {
+		.shallow = -ENODEV, .min = -ENODEV,
+	};
 	const struct cpuidle_driver *drv, *last = NULL;
 	struct cpuidle_cpu_latency lim = { };
 	unsigned int cpu, i = 0;
 
 	might_sleep();
 
-	if (cpuidle_disabled()) {
-		for_each_cpu(cpu, cpus)
-			limits[i++] = (struct cpuidle_cpu_latency) {
-				.shallow = -ENODEV, .min = -ENODEV };
-		return;
-	}
-
 	guard(mutex)(&cpuidle_lock);
 
 	for_each_cpu(cpu, cpus) {
-		drv = cpuidle_locked_cpu_driver(cpu);
+		drv = cpuidle_disabled() ? NULL : cpuidle_locked_cpu_driver(cpu);
 		if (!drv) {
-			limits[i].shallow = -ENODEV;
-			limits[i++].min = -ENODEV;
+			limits[i++] = none;
 			continue;
 		}
 		if (drv != last) {
