@@ -417,6 +417,38 @@ static void blk_mq_cpu_lat_handshake_test(struct kunit *test)
 	expect_all(test, q, NO_LIMIT, 1000, "not relaxed at the end");
 }
 
+/*
+ * While raised, requests do not run the work item: it runs once per hold
+ * period however many requests are issued (the hot path only marks the
+ * hctx as issued).
+ */
+static void blk_mq_cpu_lat_work_rate_test(struct kunit *test)
+{
+	struct test_ctx *ctx = test->priv;
+	struct request_queue *q = ctx->disk->queue;
+	struct blk_mq_hw_ctx *hctx = queue_hctx(q, 0);
+	unsigned long runs, start;
+	unsigned int ms;
+	int i;
+
+	KUNIT_ASSERT_EQ(test, blk_mq_cpu_lat_set_mode(q, TEST_LIMIT_US), 0);
+	test_stream(test, ctx);
+	expect_all(test, q, TEST_LIMIT_US, TEST_HOLD_MS / 2, "not raised");
+	runs = blk_mq_cpu_lat_runs(hctx);
+	start = jiffies;
+	for (i = 0; i < 200; i++) {
+		test_issue(test, ctx);
+		/* Room for a work item queued by the request to run. */
+		usleep_range(100, 200);
+	}
+	ms = jiffies_to_msecs(jiffies - start);
+	runs = blk_mq_cpu_lat_runs(hctx) - runs;
+	/* One run per hold period that ended, and the one under way. */
+	KUNIT_EXPECT_LE_MSG(test, runs, ms / TEST_HOLD_MS + 1,
+			    "%lu work item runs for 200 requests in %u ms",
+			    runs, ms);
+}
+
 /* Starts a stream from a CPU's PM QoS notifier, once, when it is relaxed. */
 struct kick_nb {
 	struct notifier_block nb;
@@ -602,6 +634,7 @@ static struct kunit_case blk_mq_cpu_lat_test_cases[] = {
 	KUNIT_CASE(blk_mq_cpu_lat_stall_test),
 	KUNIT_CASE(blk_mq_cpu_lat_handshake_test),
 	KUNIT_CASE(blk_mq_cpu_lat_kick_during_relax_test),
+	KUNIT_CASE(blk_mq_cpu_lat_work_rate_test),
 	KUNIT_CASE(blk_mq_cpu_lat_auto_test),
 	KUNIT_CASE(blk_mq_cpu_lat_auto_no_driver_test),
 	KUNIT_CASE(blk_mq_cpu_lat_clamp_test),

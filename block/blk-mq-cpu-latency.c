@@ -163,11 +163,12 @@ struct blk_mq_cpu_lat_cpu {
  * @hctx_num: index of the hctx, for tracing (@work never touches @hctx).
  * @refreshed: jiffies when the limits were last computed.
  * @work: raises, holds and relaxes the requests. Being one work item, it is
- *	the only writer of @raises, @relaxes and @cpus; debugfs reads them
+ *	the only writer of @raises, @relaxes, @runs and @cpus; debugfs reads them
  *	without a lock.
  * @free_work: frees state detached while the queue was frozen.
  * @raises: busy periods, i.e. times the requests were raised.
  * @relaxes: times the requests were relaxed.
+ * @runs: times @work ran (statistics: once per hold period while raised).
  * @mask: the CPUs of @cpus, for cpuidle_latency_limits().
  * @limits: the cpuidle limits of each CPU of @cpus, in the same order;
  *	scratch space of @work.
@@ -193,6 +194,7 @@ struct blk_mq_cpu_lat {
 	struct work_struct free_work;
 	unsigned long raises;
 	unsigned long relaxes;
+	unsigned long runs;
 	cpumask_var_t mask;
 	struct cpuidle_cpu_latency *limits;
 	unsigned int nr_cpus;
@@ -359,6 +361,7 @@ static void blk_mq_cpu_lat_work_fn(struct work_struct *work)
 	if (READ_ONCE(cl->detached))
 		return;
 
+	WRITE_ONCE(cl->runs, cl->runs + 1);
 	if (!cl->raised) {
 		blk_mq_cpu_lat_raise(cl);
 	} else if (xchg(&cl->issued, 0) || !blk_mq_cpu_lat_try_relax(cl)) {
@@ -531,6 +534,13 @@ int blk_mq_cpu_lat_nr_cpus(struct blk_mq_hw_ctx *hctx)
 {
 	guard(mutex)(&blk_mq_cpu_lat_mutex);
 	return hctx->cpu_lat ? hctx->cpu_lat->nr_cpus : -1;
+}
+
+/* Runs of the work item of @hctx, or 0 without state. */
+unsigned long blk_mq_cpu_lat_runs(struct blk_mq_hw_ctx *hctx)
+{
+	guard(mutex)(&blk_mq_cpu_lat_mutex);
+	return hctx->cpu_lat ? READ_ONCE(hctx->cpu_lat->runs) : 0;
 }
 #endif
 
@@ -769,11 +779,12 @@ static void blk_mq_cpu_lat_show_mode(struct seq_file *m, int mode)
  * @m: debugfs file.
  *
  * Shows the mode, whether the hctx is in a busy period and its requests are
- * raised, the counters of raises, relaxes and misses (requests issued while
- * not raised) and, per CPU, the value its request holds ("none" for no
- * constraint): for an explicit mode, the limit clamped so that the CPU does
- * not poll. An hctx that should have state and has none (an allocation
- * failed when the hardware queues were remapped) shows "state=missing".
+ * raised, the counters of raises, relaxes, misses (requests issued while
+ * not raised) and runs of its work item and, per CPU, the value its request
+ * holds ("none" for no constraint): for an explicit mode, the limit clamped
+ * so that the CPU does not poll. An hctx that should have state and has none
+ * (an allocation failed when the hardware queues were remapped) shows
+ * "state=missing".
  *
  * The counters and limits are read without synchronizing with the hctx's
  * work item, so one line may be a moment older than another.
@@ -807,8 +818,9 @@ int blk_mq_cpu_lat_debugfs_show(struct blk_mq_hw_ctx *hctx, struct seq_file *m)
 		   READ_ONCE(cl->raised));
 	for_each_possible_cpu(cpu)
 		misses += READ_ONCE(*per_cpu_ptr(cl->misses, cpu));
-	seq_printf(m, "raises=%lu relaxes=%lu misses=%lu\n",
-		   READ_ONCE(cl->raises), READ_ONCE(cl->relaxes), misses);
+	seq_printf(m, "raises=%lu relaxes=%lu misses=%lu runs=%lu\n",
+		   READ_ONCE(cl->raises), READ_ONCE(cl->relaxes), misses,
+		   READ_ONCE(cl->runs));
 	for (i = 0; i < cl->nr_cpus; i++) {
 		const struct blk_mq_cpu_lat_cpu *c = &cl->cpus[i];
 		s32 value = READ_ONCE(c->value);

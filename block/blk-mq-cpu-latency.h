@@ -24,6 +24,7 @@ int blk_mq_cpu_lat_debugfs_show(struct blk_mq_hw_ctx *hctx, struct seq_file *m);
 #if IS_ENABLED(CONFIG_KUNIT)
 extern unsigned int blk_mq_cpu_lat_hold_ms;
 int blk_mq_cpu_lat_nr_cpus(struct blk_mq_hw_ctx *hctx);
+unsigned long blk_mq_cpu_lat_runs(struct blk_mq_hw_ctx *hctx);
 #endif
 
 /**

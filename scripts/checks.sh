@@ -3,7 +3,7 @@
 #
 # checks.sh - static checks on the patch series.
 #
-# Usage: scripts/checks.sh [--no-build]
+# Usage: scripts/checks.sh [--no-build] [--kernel test|debug]
 #
 # Each check prints `PASS name ...' or `FAIL name: why'; the script exits
 # non-zero if any failed. Logs go to $RESULTS/checks/. (That `series',
@@ -15,7 +15,11 @@
 #               and checks
 #   build       every patch builds (vmlinux, bzImage, modules) in $BUILD,
 #               incrementally, then branch `series' is built there: this is
-#               the test kernel build. Under the build lock.
+#               the test kernel build (with --kernel debug: every patch in
+#               $BUILD_DEBUG with test.config + debug.config, which leaves
+#               the debug kernel; the test command does that, so that a
+#               fresh machine compiles one kernel, not two). Under the
+#               build lock.
 #   sparse      sparse (scripts/sparse.sh) and W=1 on the .c files the series
 #               adds or modifies that this config builds; a warning fails
 #               when it is on a line the series added or changed, in any file
@@ -35,17 +39,31 @@ set -eEuo pipefail
 # Never end silently: a failing command that stops the script says where.
 trap '[ "$BASHPID" != "$$" ] || echo "FAIL checks: internal error at $0 line $LINENO" >&2' ERR
 
-nobuild=0
-case ${1:-} in
---no-build) nobuild=1 ;;
-"") ;;
+nobuild=0 kernel=test
+while [ $# -gt 0 ]; do
+	case $1 in
+	--no-build) nobuild=1; shift ;;
+	--kernel) kernel=${2:-}; shift 2 || shift ;;
+	*) kernel=bad; break ;;
+	esac
+done
+case $kernel in
+test|debug) ;;
 *) sed -n '4,/^set -/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2; exit 2 ;;
 esac
 
 BRANCH=${SERIES_BRANCH:-series}
 PATCHES=$TOP/patches
-FRAG=$TOP/scripts/configs/test.config
 OUT=$RESULTS/checks
+FRAG=$TOP/scripts/configs/test.config
+if [ "$kernel" = debug ]; then
+	# One fragment, as kconfig.sh and config_mismatches read one: the
+	# debug kernel's two, later lines winning (as build.sh debug).
+	BUILD=$BUILD_DEBUG
+	mkdir -p "$WORK"
+	FRAG=$WORK/checks-debug.config
+	cat "$TOP/scripts/configs/test.config" "$TOP/scripts/configs/debug.config" > "$FRAG"
+fi
 npass=0 nfail=0
 
 gk() { git -C "$BASE_DIR" "$@"; }

@@ -226,7 +226,7 @@ if [ "$accel" = auto ]; then
 			accel=$(sed -n 2p "$probe")
 		else
 			log "guest: probing whether KVM boots a guest here (once per host)"
-			if qemu_run 60 "$out/accel-probe.log" kvm guest_probe=1 &&
+			if qemu_run 30 "$out/accel-probe.log" kvm "guest_probe=1 kunit.enable=0" &&
 				grep -q GUEST-PROBE-OK "$out/accel-probe.log"; then
 				accel=kvm
 			fi

@@ -76,7 +76,8 @@ for t in ${tables//,/ }; do
 		# A file with a failure is one FAIL; with skips only, its SKIP
 		# lines; all ok, one PASS.
 		if [ "$nnot" != 0 ] || [ $((nok + nskip)) != "$plan" ]; then
-			fail "$name: $nok ok, $nnot not ok, $nskip skipped of $plan"
+			fail "$name: $nok ok, $nnot not ok, $nskip skipped of $plan:" \
+				"$(grep '^not ok ' "$f" | sed 's/^not ok //' | tr '\n' ';' | head -c 400)"
 			grep -E '^(not ok|#)' "$f" | sed 's/^/    /' | head -20
 		elif [ "$nskip" = 0 ]; then
 			pass "$name: $nok/$plan ok"

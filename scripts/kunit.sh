@@ -2,10 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # kunit.sh [--build DIR] - the KUnit suites of the series, from the boot log
-# of the test kernel: they are built into it (scripts/configs/test.config)
-# and run at boot. Boots the kernel of DIR (default $BUILD, the test kernel
-# that scripts/checks.sh builds) and hands the console log to `kunit.py
-# parse`. No kernel is built here. (More possible than present CPUs would
+# of a guest kernel: they are built into it (scripts/configs/test.config,
+# which debug.config extends) and run at boot. Boots the kernel of DIR
+# (default $BUILD, the test kernel; the test command gives the debug kernel
+# that `scripts/checks.sh --kernel debug' builds) and hands the console log
+# to `kunit.py parse`. No kernel is built here. (More possible than present CPUs would
 # be the better test of the series' present-CPU handling, but this QEMU's
 # ACPI tables give the 7.3 kernel no hotpluggable CPU: -smp 2,maxcpus=4
 # and possible_cpus=4 both leave possible = present; cpus.txt records it.)

@@ -12,17 +12,24 @@
 #               git am gives the same commits and tree, and the check can
 #               fail (scripts/b4.sh check, selftest)
 #   checks      checkpatch --strict, every patch builds, sparse, W=1,
-#               kernel-doc (scripts/checks.sh); this builds the test kernel
+#               kernel-doc (scripts/checks.sh --kernel debug); the patches
+#               are built one by one in the debug kernel's config (the test
+#               config plus lockdep, KASAN, kmemleak, hang detectors, ...),
+#               and the last build is the kernel every guest step boots
 #   figures     README.md and the cover letter quote exactly what
 #               scripts/figures.sh generates from the committed data/
-#   kunit       the series' KUnit suites, from the boot log of the test kernel,
+#   kunit       the series' KUnit suites, from the boot log of that kernel,
 #               parsed by kunit.py
 #   platform    the emulated C-state platform self-test (scripts/platform-test.sh)
-#   kselftest   the series' kselftest in the test guest, menu and teo,
-#               Sapphire Rapids and AMD-like tables (scripts/kselftest.sh)
-#   debug       the debug kernel (lockdep, KASAN, kmemleak, ...): build
-#               (setup), the kselftest, the short torture and the bad-input
-#               table (scripts/torture.sh)
+#   kselftest   the series' kselftest in that guest, menu and teo, Sapphire
+#               Rapids and AMD-like tables (scripts/kselftest.sh --debug)
+#   torture     the short torture and the bad-input table (scripts/torture.sh)
+#
+# One kernel, not a test kernel and a debug kernel: on a fresh machine each
+# costs a full build, the longest step of the run, and every test runs as
+# well with the checkers on. The test kernel without them is what the
+# main job (scripts/main.sh) builds and measures; `scripts/kselftest.sh'
+# without --debug runs the same kselftest on it.
 #
 # Setup steps are no tests: each prints "SETUP ok name" or "SETUP FAIL name:
 # why" and a failed one stops the run. Every check prints "PASS name" or
@@ -96,13 +103,11 @@ step figures "$TOP/scripts/figures.sh" --check
 critical apply "$TOP/scripts/series.sh" apply
 step b4 bash -c "'$TOP/scripts/b4.sh' check && '$TOP/scripts/b4.sh' selftest"
 step mutants-apply "$TOP/scripts/mutants.sh" --check
-step checks "$TOP/scripts/checks.sh"
-step kunit "$TOP/scripts/kunit.sh"
-step platform "$TOP/scripts/platform-test.sh"
-step kselftest "$TOP/scripts/kselftest.sh"
-critical debug-build "$TOP/scripts/build.sh" debug
-step debug-kselftest "$TOP/scripts/kselftest.sh" --debug
-step debug-torture "$TOP/scripts/torture.sh"
+step checks "$TOP/scripts/checks.sh" --kernel debug
+step kunit "$TOP/scripts/kunit.sh" --build "$BUILD_DEBUG"
+step platform "$TOP/scripts/platform-test.sh" --build "$BUILD_DEBUG"
+step kselftest "$TOP/scripts/kselftest.sh" --debug
+step torture "$TOP/scripts/torture.sh"
 
 echo
 echo "=== summary ($(($(date +%s) - start)) s; per step: $LOGS/timings.tsv)"
@@ -110,7 +115,14 @@ cat "$LOGS/summary.txt"
 passed=$(grep -c '^PASS ' "$LOGS/summary.txt")
 failed=$(grep -Ec '^(SETUP )?FAIL ' "$LOGS/summary.txt")
 skipped=$(grep -c '^SKIP ' "$LOGS/summary.txt")
+# CI shows the end of the output: repeat what failed or was skipped there.
+if grep -Eq '^(SETUP FAIL|FAIL|SKIP) ' "$LOGS/summary.txt"; then
+	echo
+	echo "=== not passed (also above, in step order)"
+	grep -E '^(SETUP FAIL|FAIL|SKIP) ' "$LOGS/summary.txt"
+fi
 echo
+echo "=== step times (s): $(awk '{printf "%s%s %s", (NR > 1 ? ", " : ""), $1, $2}' "$LOGS/timings.tsv")"
 echo "setup: $(grep -c '^SETUP ok ' "$LOGS/summary.txt") ok, $(grep -c '^SETUP FAIL ' "$LOGS/summary.txt") failed"
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" = 0 ] && [ "$skipped" = 0 ] && [ "$passed" -gt 0 ]

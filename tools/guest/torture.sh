@@ -64,7 +64,7 @@
 #    (scripts/torture.sh, scan_reports).
 #
 # Counts (short / long): toggles 1000/8000, hotplug cycles 50/400,
-# nrq 20/150, createdel 15/60, sched 20/150, gov 20/150, driver 8/60; the
+# nrq 20/150, createdel 8/60, sched 20/150, gov 20/150, driver 8/60; the
 # run lasts at least 60/900 s and ends when every count is reached (about
 # 2 / 16 minutes on the debug kernel under TCG). torture_max_s=S (default
 # 1200/2400) is the cap, torture_hang_s=S (default 300) the hang limit of
@@ -91,7 +91,7 @@ long)
 *)
 	MODE=short
 	MIN_S=60 MAX_S=1200
-	q_toggle=1000 q_hotplug=50 q_nrq=20 q_createdel=15 q_sched=20
+	q_toggle=1000 q_hotplug=50 q_nrq=20 q_createdel=8 q_sched=20
 	q_gov=20 q_driver=8
 	TRACE_KB=32768 FIO_CHUNK=30
 	;;
