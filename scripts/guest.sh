@@ -4,7 +4,7 @@
 # guest.sh --kernel BUILD_DIR --script GUEST_SCRIPT [--out DIR]
 #          [--timeout SECONDS] [--append "KERNEL ARGS"] [--smp N]
 #          [--maxcpus N]
-#          [--accel auto|tcg|kvm] [--lock] [--keep-share]
+#          [--accel auto|tcg|kvm|icount] [--lock] [--keep-share]
 #
 # Boots the kernel of BUILD_DIR (an O= build folder) in QEMU and runs
 # GUEST_SCRIPT in it; exits with the script's exit code. Refuses a build
@@ -31,7 +31,11 @@
 #     buffer, soft lockup and workqueue stall thresholds of 60 s).
 #     Accelerator: --accel auto (default) uses KVM only if a probe boot
 #     under KVM worked on this host (the result is cached in
-#     $WORK/accel-probe), else TCG (-cpu max, thread=multi).
+#     $WORK/accel-probe), else TCG (-cpu max, thread=multi). --accel
+#     icount: TCG with -icount shift=0,sleep=off (one vCPU thread; the
+#     guest's clock advances 1 ns per executed instruction and skips idle
+#     time), so that times measured in the guest are instruction counts,
+#     the same on every run and host (scripts/hook-cost.sh).
 #     --lock holds $BUILD_LOCK shared while the guest runs: no kernel
 #     build (they hold it exclusively) competes for the CPUs, which latency
 #     numbers under TCG need; it waits for a running build first.
@@ -76,7 +80,7 @@ done
 [[ $smp =~ ^[1-9][0-9]*$ ]] || die "--smp wants a number, got $smp"
 [ -z "$maxcpus" ] || [[ $maxcpus =~ ^[1-9][0-9]*$ && $maxcpus -ge $smp ]] ||
 	die "--maxcpus wants a number of at least --smp, got $maxcpus"
-case $accel in auto|tcg|kvm) ;; *) die "--accel wants auto, tcg or kvm" ;; esac
+case $accel in auto|tcg|kvm|icount) ;; *) die "--accel wants auto, tcg, kvm or icount" ;; esac
 
 [ -d "$kernel" ] || die "no kernel build folder $kernel"
 build=$(realpath "$kernel")
@@ -197,6 +201,8 @@ qemu_run() {
 	local t=$1 logf=$2 acc=$3 extra=${4:-} cpu args
 	if [ "$acc" = kvm ]; then
 		args=(-accel kvm) cpu=host,-arch-capabilities
+	elif [ "$acc" = icount ]; then
+		args=(-accel tcg -icount shift=0,sleep=off) cpu=max
 	else
 		args=(-accel "tcg,thread=multi") cpu=max
 	fi
