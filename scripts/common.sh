@@ -25,6 +25,16 @@ BENCH_WORKLOADS="qd1 qd1-think200us qd1-think20ms qd32"
 log() { printf '[%s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 
+# stats FMT NUMBER... - "median<TAB>min<TAB>max" of the numbers, each printed
+# with the printf format FMT (the benchmarks' summaries).
+stats() {
+	local fmt=$1
+	shift
+	printf '%s\n' "$@" | sort -n | awk -v f="$fmt" '{ a[NR] = $1 } END {
+		m = (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2
+		printf f "\t" f "\t" f, m, a[1], a[NR] }'
+}
+
 # Run a command and append "name<TAB>seconds" to $WORK/timings.tsv.
 timed() {
 	local name=$1 s e rc

@@ -48,10 +48,8 @@ awk -F'\t' 'NR > 1 { k = $1 "\t" $2; v[k] = v[k] " " $5; ra[k] += $6; mi[k] += $
 	END { for (k in v) print k "\t" v[k] "\t" ra[k] "\t" mi[k] "\t" rd[k] }' "$out/runs.tsv" |
 	while IFS=$'\t' read -r l c vals ra mi rd; do
 		# shellcheck disable=SC2086
-		printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$l" "$c" \
-			"$(printf '%s\n' $vals | sort -n | awk '{ a[NR] = $1 } END {
-				m = (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2
-				printf "%d\t%.1f\t%.1f\t%.1f", NR, m, a[1], a[NR] }')" "$ra" "$mi" "$rd"
+		set -- $vals
+		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$l" "$c" $# "$(stats %.1f "$@")" "$ra" "$mi" "$rd"
 	done | sort > "$out/cells.tsv"
 awk -F'\t' '{ p = ($2 ~ /stream/) ? "stream" : "sparse"; key[NR] = $1 "\t" p; line[NR] = $0; med[NR] = $4
 		if ($2 ~ /^off-/) off[$1 "\t" p] = $4 }

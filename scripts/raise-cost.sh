@@ -30,10 +30,7 @@ awk -F'\t' '{ k = $1 "\t" $2; v[k] = v[k] " " $3; n[k]++ }
 	END { for (k in v) print k "\t" n[k] "\t" v[k] }' "$out/raisecost.tsv" |
 	while IFS=$'\t' read -r cpus kind n vals; do
 		# shellcheck disable=SC2086
-		printf '%s\t%s\t%s\t%s\n' "$cpus" "$kind" "$n" \
-			"$(printf '%s\n' $vals | sort -n | awk '{ a[NR] = $1 } END {
-				m = (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2
-				printf "%.0f\t%.0f\t%.0f", m, a[1], a[NR] }')"
+		printf '%s\t%s\t%s\t%s\n' "$cpus" "$kind" "$n" "$(stats %.0f $vals)"
 	done | sort -n -k1,1 -k2,2 > "$out/summary.tsv"
 echo "CPUs of the hctx, work runs that raised / relaxed: n, median, min, max (us)"
 printf '%-5s %-6s %4s %8s %8s %8s\n' cpus kind n median min max
