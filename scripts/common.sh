@@ -25,6 +25,12 @@ BENCH_WORKLOADS="qd1 qd1-think200us qd1-think20ms qd32"
 log() { printf '[%s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 
+# step_times FILE - "name s, name s, ..." of a timings.tsv that
+# scripts/test.sh writes (one "step<TAB>seconds" line per step).
+step_times() {
+	awk -F'\t' '{ printf "%s%s %s", (NR > 1 ? ", " : ""), $1, $2 }' "$1"
+}
+
 # stats FMT NUMBER... - "median<TAB>min<TAB>max" of the numbers, each printed
 # with the printf format FMT (the benchmarks' summaries).
 stats() {

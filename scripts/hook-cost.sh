@@ -34,7 +34,7 @@ need_pkgs jq
 	--accel icount --timeout 3600 --lock --append "hook_reps=$reps"
 
 printf 'layout\tcase\trep\treads\tinsns_per_read\traises\tmisses\n' > "$out/runs.tsv"
-tail -n +2 "$out/hookcost.tsv" | while IFS=$'\t' read -r l c r _ _ ra mi; do
+tail -n +2 "$out/hookcost.tsv" | while IFS=$'\t' read -r l c r ra mi; do
 	j=$out/fio-$l-$c-$r.json
 	[ -s "$j" ] || die "hook-cost: $j missing"
 	m=$(jq '.jobs[0].read.lat_ns.mean' "$j")

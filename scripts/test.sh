@@ -122,7 +122,7 @@ if grep -Eq '^(SETUP FAIL|FAIL|SKIP) ' "$LOGS/summary.txt"; then
 	grep -E '^(SETUP FAIL|FAIL|SKIP) ' "$LOGS/summary.txt"
 fi
 echo
-echo "=== step times (s): $(awk '{printf "%s%s %s", (NR > 1 ? ", " : ""), $1, $2}' "$LOGS/timings.tsv")"
+echo "=== step times (s): $(step_times "$LOGS/timings.tsv")"
 echo "setup: $(grep -c '^SETUP ok ' "$LOGS/summary.txt") ok, $(grep -c '^SETUP FAIL ' "$LOGS/summary.txt") failed"
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" = 0 ] && [ "$skipped" = 0 ] && [ "$passed" -gt 0 ]

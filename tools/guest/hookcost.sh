@@ -17,8 +17,8 @@
 # emulated Sapphire Rapids table and menu.
 #
 # Results: hookcost.tsv (layout, case, rep, raises and misses of the
-# device's hctxs during the run; reads and instructions per read are
-# filled in from the JSON on the host) and
+# device's hctxs during the run; the host reads the reads and the
+# instructions per read from the JSON) and
 # fio-LAYOUT-CASE-REP.json. Kernel command line: hook_reps=N.
 
 . "$SHARE/lib.sh"
@@ -43,7 +43,7 @@ counter() {
 	echo $t
 }
 
-printf 'layout\tcase\trep\treads\tinsns_per_read\traises\tmisses\n' > "$out"
+printf 'layout\tcase\trep\traises\tmisses\n' > "$out"
 for q in 1 2; do
 	d=hc$q
 	mkdir "$CFS/$d" || exit 1
@@ -74,7 +74,7 @@ for q in 1 2; do
 				--clocksource=clock_gettime --output-format=json \
 				--output="$j" || exit 1
 			r1=$(counter $d raises) m1=$(counter $d misses)
-			printf '%sq\t%s\t%s\t-\t-\t%s\t%s\n' $q $c $r \
+			printf '%sq\t%s\t%s\t%s\t%s\n' $q $c $r \
 				$((r1 - r0)) $((m1 - m0)) >> "$out"
 			r=$((r + 1))
 		done
