@@ -262,7 +262,7 @@ export_mbox() {
 	n=${#list[@]}
 	for f in "${files[@]}"; do
 		[ "$(head -c 5 "$f")" = "From " ] || die "export: ${f#"$TOP"/} does not start with a \"From \" line"
-		! tail -n +2 "$f" | grep -q '^From ' ||
+		! tail -n +2 "$f" | grep '^From ' > /dev/null ||
 			die "export: ${f#"$TOP"/} has a line starting with \"From \" after the first: it cannot go into an mbox unchanged"
 	done
 	hash=$(cat "${files[@]}" | sha256sum | cut -c1-20)
@@ -360,7 +360,7 @@ verify() {
 	if [ "$got" = "${#list[@]}" ]; then
 		pass "am: b4 $(b4_version) made an am-ready mbox of $got patches from ${mbox#"$TOP"/}"
 	else
-		fail am "b4's am-ready mbox has $got patches, the series ${#list[@]}: $(grep -iE 'missing|error|warning' "$am/b4.log" | head -n 3 | tr -s '\n ' '  ')"
+		fail am "b4's am-ready mbox has $got patches, the series ${#list[@]}: $(grep -iE 'missing|error|warning' "$am/b4.log" | sed -n '1,3p' | tr -s '\n ' '  ')"
 	fi
 
 	gt checkout -q --detach "$base"
@@ -373,7 +373,7 @@ verify() {
 	if cmp -s "$run/ref.list" "$am/commits.list"; then
 		pass "subjects: $(wc -l < "$am/commits.list") commits, the same subjects and authors as git am of patches/"
 	else
-		fail subjects "git am of b4's mbox gives other commits than patches/ (- patches/, + b4): $(diff "$run/ref.list" "$am/commits.list" | grep '^[<>]' | head -n 4 | tr '\n' ' ')"
+		fail subjects "git am of b4's mbox gives other commits than patches/ (- patches/, + b4): $(diff "$run/ref.list" "$am/commits.list" | grep '^[<>]' | sed -n '1,4p' | tr '\n' ' ')"
 	fi
 	got=$(gt rev-parse 'HEAD^{tree}')
 	if [ "$got" = "$ref_tree" ]; then

@@ -261,7 +261,7 @@ markdown() {
 	states=$(jq -r '.states | join(" ")' "$s")
 	deep=$(jq -r '.deep_states | join("+")' "$s")
 	energy=$(jq '[.cells[] | select(.power_w != null)] | length' "$s")
-	info_first=$(find "$dir" -name info.json \( -path '*/guest-cstates/*' -o -path '*/host/*' \) | head -n 1)
+	info_first=$(find "$dir" -name info.json \( -path '*/guest-cstates/*' -o -path '*/host/*' \) | sed -n 1p)
 	kernel=$(jq -r .kernel "$info_first")
 	table=$(jq -r .table "$info_first")
 	limit=$(jq -r '"\(.limit_us) us (\(.limit_source))"' "$info_first")

@@ -134,7 +134,7 @@ run_checkpatch() {
 		read -r e w c <<< "${t:-x x x}"
 		if [ "$e $w $c" != "0 0 0" ]; then
 			bad+=("$p: ${e} errors, ${w} warnings, ${c} checks")
-			{ echo "--- checkpatch $k/$n: $p"; grep -vE '^$' "$d/$p.log" | head -n 60 || true; } >&2
+			{ echo "--- checkpatch $k/$n: $p"; grep -vE '^$' "$d/$p.log" | sed -n '1,60p' || true; } >&2
 		fi
 	done
 	if [ ${#bad[@]} = 0 ]; then
@@ -204,7 +204,7 @@ build_one() {
 	fi
 	log "build: $name ($(gk rev-parse --short HEAD))"
 	if ! timed "build:$name" make -C "$BASE_DIR" O="$BUILD" -j"$JOBS" all >> "$log" 2>&1; then
-		grep -E 'error|Error' "$log" | head -n 30 >&2 || true
+		grep -E 'error|Error' "$log" | sed -n '1,30p' >&2 || true
 		build_err="$name does not build (see $log)"
 		return 1
 	fi
@@ -239,7 +239,7 @@ sparse_one() {
 	checked+=("$f")
 	if [ $rc != 0 ]; then
 		bad+=("$f does not compile with W=1")
-		grep -E ': error:' "$log" | head -n 20 >&2 || true
+		grep -E ': error:' "$log" | sed -n '1,20p' >&2 || true
 		return
 	fi
 	# Warnings (sparse's and the compiler's) on the lines the series
@@ -279,7 +279,7 @@ run_sparse() {
 	smoke=init/version.o
 	make -C "$BASE_DIR" O="$BUILD" C=2 CHECK="$sp" "$smoke" > "$d/smoke.log" 2>&1 || true
 	if grep -q ': error:' "$d/smoke.log" || ! grep -q "CHECK .*${smoke%.o}.c" "$d/smoke.log"; then
-		grep ': error:' "$d/smoke.log" | head -n 20 >&2 || true
+		grep ': error:' "$d/smoke.log" | sed -n '1,20p' >&2 || true
 		fail sparse "sparse does not check $smoke cleanly in this tree (see $d/smoke.log)"
 		return
 	fi

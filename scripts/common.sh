@@ -59,7 +59,7 @@ timed() {
 need_pkgs() {
 	local p missing=()
 	for p in "$@"; do
-		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q ' installed$' ||
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep ' installed$' > /dev/null ||
 			missing+=("$p")
 	done
 	[ ${#missing[@]} -eq 0 ] && return 0

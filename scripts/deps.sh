@@ -13,7 +13,7 @@ PKGS=(bc bison build-essential busybox-static codespell cpio dwarves fio flex
 
 missing=()
 for p in "${PKGS[@]}"; do
-	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep 'install ok installed' > /dev/null ||
 		missing+=("$p")
 done
 if [ ${#missing[@]} -gt 0 ]; then

@@ -155,7 +155,7 @@ TT=$TOP/data/test-time
 HC=$TOP/data/hook-cost
 
 # Runs per cell of the hook-cost data.
-hc_runs() { cut -f3 "$HC/summary.tsv" | sort -u | head -n 1; }
+hc_runs() { cut -f3 "$HC/summary.tsv" | sort -u | sed -n 1p; }
 
 # hc_rows md|txt: per layout and case, the median instructions per read,
 # (min - max), and the difference from "off" with the same I/O pattern.

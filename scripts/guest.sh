@@ -226,7 +226,7 @@ fi
 if [ "$accel" = auto ]; then
 	accel=tcg
 	if [ -r /dev/kvm ] && [ -w /dev/kvm ]; then
-		host="$(uname -r) $(qemu-system-x86_64 --version | head -n 1)"
+		host="$(uname -r) $(qemu-system-x86_64 --version | sed -n 1p)"
 		probe=$WORK/accel-probe
 		if [ "$(head -n 1 "$probe" 2>/dev/null)" = "$host" ]; then
 			accel=$(sed -n 2p "$probe")

@@ -58,7 +58,7 @@ for t in ${tables//,/ }; do
 			fail "$name: no TAP output"
 			continue
 		fi
-		plan=$(sed -n 's/^1\.\.\([0-9]*\).*/\1/p' "$f" | head -1)
+		plan=$(sed -n 's/^1\.\.\([0-9]*\).*/\1/p' "$f" | sed -n 1p)
 		nskip=$(grep -Ec '^ok .*# *SKIP' "$f" || true)
 		nok=$(grep '^ok ' "$f" | grep -Evc '# *SKIP' || true)
 		nnot=$(grep -c '^not ok ' "$f" || true)
@@ -77,8 +77,8 @@ for t in ${tables//,/ }; do
 		# lines; all ok, one PASS.
 		if [ "$nnot" != 0 ] || [ $((nok + nskip)) != "$plan" ]; then
 			fail "$name: $nok ok, $nnot not ok, $nskip skipped of $plan:" \
-				"$(grep '^not ok ' "$f" | sed 's/^not ok //' | tr '\n' ';' | head -c 400)"
-			grep -E '^(not ok|#)' "$f" | sed 's/^/    /' | head -20
+				"$(grep '^not ok ' "$f" | sed 's/^not ok //' | tr '\n' ';' | cut -c 1-400)"
+			grep -E '^(not ok|#)' "$f" | sed 's/^/    /' | sed -n '1,20p'
 		elif [ "$nskip" = 0 ]; then
 			pass "$name: $nok/$plan ok"
 		fi
@@ -93,7 +93,7 @@ if [ ! -s "$k" ]; then
 	fail "$kname: no results"
 elif grep -Eq '^[[:space:]]*not ok' "$k"; then
 	fail "$kname: $(grep -c '^not ok' "$k") suites failed"
-	grep -E -B5 '^[[:space:]]*not ok' "$k" | sed 's/^/    /' | head -40
+	grep -E -B5 '^[[:space:]]*not ok' "$k" | sed 's/^/    /' | sed -n '1,40p'
 else
 	while IFS= read -r l; do
 		skip "$kname: $(sed -E 's/^[[:space:]]*ok [0-9]+ //' <<< "$l")"

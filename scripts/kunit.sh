@@ -36,10 +36,13 @@ rc=0
 
 python3 "$BASE_DIR/tools/testing/kunit/kunit.py" parse "$OUT/console.log" \
 	> "$OUT/kunit.log" 2>&1 || true
-sed 's/\x1b\[[0-9;]*m//g' "$OUT/kunit.log" | sed 's/^\[[0-9:]*\] //' |
-	grep -vE '^=+$' | tail -n 40
-sum=$(sed 's/\x1b\[[0-9;]*m//g' "$OUT/kunit.log" |
-      grep -E 'Testing complete\. Ran [0-9]+ tests' | tail -n 1 || true)
+# kunit.py's output without colours and timestamps. Every check below reads
+# this file, never a pipe into `grep -q': under pipefail, grep -q exits at its
+# first match and its writer may die of SIGPIPE, which fails the pipeline (a
+# CI run failed so: "suite blk_mq_cpu_latency did not pass").
+sed 's/\x1b\[[0-9;]*m//g; s/^\[[0-9:]*\] //' "$OUT/kunit.log" > "$OUT/kunit.txt"
+grep -vE '^=+$' "$OUT/kunit.txt" | tail -n 40
+sum=$(grep -E 'Testing complete\. Ran [0-9]+ tests' "$OUT/kunit.txt" | tail -n 1 || true)
 p=$(sed -nE 's/.*passed: ([0-9]+).*/\1/p' <<< "$sum")
 f=$(sed -nE 's/.*failed: ([0-9]+).*/\1/p' <<< "$sum")
 s=$(sed -nE 's/.*skipped: ([0-9]+).*/\1/p' <<< "$sum")
@@ -50,9 +53,14 @@ p=${p:-0} f=$((${f:-0} + ${e:-0} + ${c:-0})) s=${s:-0}
 bad=""
 [ -n "$sum" ] || bad="no KUnit summary in the boot log (kunit.py parse: $OUT/kunit.log)"
 for suite in $SUITES; do
-	sed 's/\x1b\[[0-9;]*m//g' "$OUT/kunit.log" | grep -qE "\[PASSED\] $suite( |\$)" ||
-		bad="${bad:+$bad; }suite $suite did not pass as a whole (or did not run)"
+	grep -E "\[PASSED\] $suite( |\$)" "$OUT/kunit.txt" > /dev/null && continue
+	said=$(grep -E "\] $suite( |\$)" "$OUT/kunit.txt" | tr -s '= ' ' ' | tr '\n' ';' || true)
+	bad="${bad:+$bad; }suite $suite did not pass as a whole (kunit.py: ${said:-no result line})"
 done
+# What kunit.py flagged, so that the FAIL line alone names it.
+flagged=$(grep -E '\[(FAILED|CRASHED|ERROR|SKIPPED)\]|EXPECTATION FAILED|ASSERTION FAILED' "$OUT/kunit.txt" |
+	  sed -n '1,6p' | tr -s '= ' ' ' | tr '\n' ';' || true)
+[ -z "$flagged" ] || bad="${bad:+$bad; }kunit.py: $flagged"
 [ "$f" = 0 ] || bad="${bad:+$bad; }$f failed"
 scan_reports "kernel log (kunit)" "$OUT" || bad="${bad:+$bad; }the kernel log has a report"
 [ "$s" = 0 ] || bad="${bad:+$bad; }$s skipped"

@@ -359,7 +359,7 @@ if [ -f "$RES/table.tsv" ] && [ "$(cat "$CTRL/commit" 2>/dev/null)" = "$ORIG" ];
 	while IFS= read -r r; do
 		n=$(cut -f1 <<< "$r")
 		[ "$n" = 00-control ] && [ "$control" = 1 ] && continue
-		printf '%s\n' "${names[@]}" | grep -qxF -- "$n" || rows+=("$r")
+		printf '%s\n' "${names[@]}" | grep -xF -- "$n" > /dev/null || rows+=("$r")
 	done < <(tail -n +2 "$RES/table.tsv")
 fi
 # The control: the unmutated series. Its KUnit cases must all pass, and

@@ -103,7 +103,7 @@ cmd_apply() {
 	[ ! -e "$(gk rev-parse --git-path rebase-apply)" ] ||
 		die "apply: a git am/rebase is in progress in $BASE_DIR"
 	[ -z "$(gk status --porcelain --untracked-files=no)" ] ||
-		die "apply: $BASE_DIR has uncommitted changes: $(gk status --short --untracked-files=no | head -5 | tr '\n' ' ')"
+		die "apply: $BASE_DIR has uncommitted changes: $(gk status --short --untracked-files=no | sed -n '1,5p' | tr '\n' ' ')"
 	old=$(gk rev-parse -q --verify "refs/heads/$BRANCH" || true)
 	[ -z "$old" ] || log "apply: old $BRANCH was ${old:0:12} (git reflog $BRANCH keeps it)"
 	gk checkout -q -B "$BRANCH" baseline
@@ -378,7 +378,7 @@ cmd_selftest_check() {
 	expect pass "an unchanged copy of the repo"
 
 	# A copy of the real series, if it has one.
-	real=$(TOP=$r; repo_copies | head -n 1)
+	real=$(TOP=$r; repo_copies | sed -n 1p)
 	if [ -n "$real" ]; then
 		cp -p "$r/$real" "$tmp/saved"
 		echo "/* selftest edit */" >> "$r/$real"
@@ -439,17 +439,17 @@ cmd_selftest_check() {
 	cp "$r/series" "$tmp/series"
 	sed -i '$d' "$r/series"
 	expect fail "-$(printf %04d $((n + 2)))-" "a patch missing from series"
-	{ head -n "$n" "$tmp/series"; tail -n 1 "$tmp/series"; tail -n 2 "$tmp/series" | head -n 1; } > "$r/series"
+	{ head -n "$n" "$tmp/series"; tail -n 1 "$tmp/series"; tail -n 2 "$tmp/series" | sed -n 1p; } > "$r/series"
 	expect fail "expected $(printf %04d $((n + 1)))-*.patch" "series in the wrong order"
 	{ cat "$tmp/series"; echo "9999-missing.patch"; } > "$r/series"
 	expect fail "+9999-missing.patch" "a listed patch that does not exist"
 	cp "$tmp/series" "$r/series"
-	sed -i 's/^+line 2$/+line 2 changed/' "$r/patches/$(tail -n 2 "$tmp/series" | head -n 1)"
+	sed -i 's/^+line 2$/+line 2 changed/' "$r/patches/$(tail -n 2 "$tmp/series" | sed -n 1p)"
 	expect fail "-line 2 changed" "a patch edited so that it no longer matches its copy"
-	sed -i 's/^+line 2 changed$/+line 2/' "$r/patches/$(tail -n 2 "$tmp/series" | head -n 1)"
-	sed -i 's/^@@ -0,0 +1,2 @@/@@ -0,0 +1,3 @@/' "$r/patches/$(tail -n 2 "$tmp/series" | head -n 1)"
+	sed -i 's/^+line 2 changed$/+line 2/' "$r/patches/$(tail -n 2 "$tmp/series" | sed -n 1p)"
+	sed -i 's/^@@ -0,0 +1,2 @@/@@ -0,0 +1,3 @@/' "$r/patches/$(tail -n 2 "$tmp/series" | sed -n 1p)"
 	expect fail "$(printf %04d $((n + 1)))-selftest-add-a.txt.patch does not apply" "a patch that does not apply"
-	sed -i 's/^@@ -0,0 +1,3 @@/@@ -0,0 +1,2 @@/' "$r/patches/$(tail -n 2 "$tmp/series" | head -n 1)"
+	sed -i 's/^@@ -0,0 +1,3 @@/@@ -0,0 +1,2 @@/' "$r/patches/$(tail -n 2 "$tmp/series" | sed -n 1p)"
 	expect pass "everything restored"
 	echo "selftest-check: $pass passed, 0 failed"
 }

@@ -4,6 +4,8 @@
 # test.sh - the project's test command (README.md), from a fresh clone:
 #
 #   deps        (setup) install the packages the harness needs (scripts/deps.sh)
+#   lint        the harness's scripts: bash -n, and no pipe into a reader
+#               that exits early under pipefail (scripts/lint.sh, --selftest)
 #   baseline    (setup) fetch the pinned linux-source-7.3 tree (scripts/baseline.sh)
 #   series      `series', patches/ and the copies agree, and the check can
 #               fail (scripts/series.sh check, selftest-check)
@@ -97,6 +99,7 @@ critical() { run_step setup "$@" || stop=1; }
 
 : > "$LOGS/timings.tsv"
 critical deps "$TOP/scripts/deps.sh"
+step lint bash -c "'$TOP/scripts/lint.sh' && '$TOP/scripts/lint.sh' --selftest"
 critical baseline "$TOP/scripts/baseline.sh"
 step series bash -c "'$TOP/scripts/series.sh' check && '$TOP/scripts/series.sh' selftest-check"
 step figures "$TOP/scripts/figures.sh" --check
