@@ -12,6 +12,11 @@
 #   raise-cost    data/raise-cost: scripts/raise-cost.sh (summary.tsv, run.txt)
 #   hook-cost     data/hook-cost: scripts/hook-cost.sh (summary.tsv, run.txt):
 #                 guest instructions per read under QEMU -icount
+#   hold-sweep    data/hold-sweep: scripts/hold-sweep.sh (sweep.tsv, run.txt):
+#                 the hold period against think time
+#   hook-cost-rq-qos  data/hook-cost-rq-qos: scripts/hook-cost.sh --variant
+#                 rq-qos (summary.tsv, run.txt): the hook as an rq_qos
+#                 policy, a column of the hook-cost tables
 #   test-time     data/test-time/*/: cold runs of the test command in a fresh
 #                 clone (timings.tsv as scripts/test.sh writes it; run.txt:
 #                 command, commit, date, machine, result, wall time)
@@ -153,6 +158,8 @@ key() { sed -n "s/^$2=//p" "$1"; }
 
 TT=$TOP/data/test-time
 HC=$TOP/data/hook-cost
+HQ=$TOP/data/hook-cost-rq-qos
+HS=$TOP/data/hold-sweep
 
 # Runs per cell of the hook-cost data.
 hc_runs() { cut -f3 "$HC/summary.tsv" | sort -u | sed -n 1p; }
@@ -160,15 +167,44 @@ hc_runs() { cut -f3 "$HC/summary.tsv" | sort -u | sed -n 1p; }
 # hc_rows md|txt: per layout and case, the median instructions per read,
 # (min - max), and the difference from "off" with the same I/O pattern.
 hc_rows() {
-	local l c n m lo hi ra mi rd d p
+	local l c n m lo hi ra mi rd d p vd vp
 	while IFS=$'\t' read -r l c n m lo hi ra mi rd d p; do
+		vd=$(awk -F'\t' -v l="$l" -v c="$c" '$1 == l && $2 == c { print $10 }' "$HQ/summary.tsv")
+		vp=$(awk -F'\t' -v l="$l" -v c="$c" '$1 == l && $2 == c { print $11 }' "$HQ/summary.tsv")
 		if [ "$1" = md ]; then
-			printf '| %s | %s | %s (%s - %s) | %s (%s %%) | %s | %s |\n' \
-				"$l" "$c" "$m" "$lo" "$hi" "$d" "$p" "$ra" "$mi"
+			printf '| %s | %s | %s (%s - %s) | %s (%s %%) | %s (%s %%) | %s | %s |\n' \
+				"$l" "$c" "$m" "$lo" "$hi" "$d" "$p" "${vd:--}" "${vp:--}" "$ra" "$mi"
 		else
-			printf '  %-3s %-16s %7s (%s - %s)  %6s %7s %%\n' "$l" "$c" "$m" "$lo" "$hi" "$d" "$p"
+			printf '  %-2s %-15s %6s (%s - %s) %6s %6s%% %6s %6s%%\n' "$l" "$c" "$m" "$lo" "$hi" "$d" "$p" "${vd:--}" "${vp:--}"
 		fi
 	done < "$HC/summary.tsv"
+}
+
+# hc_nohook md|txt: per layout and I/O pattern, "off" of the series against
+# "off" of the rq_qos variant, which has no hook on the issue path, in its
+# two boots (data/hook-cost-rq-qos and its repeat/): how far two boots of
+# one kernel differ is the resolution of the comparison.
+hc_nohook() {
+	local l c a b r
+	med() { awk -F'\t' -v l="$2" -v c="$3" '$1 == l && $2 == c { print $4 }' "$1"; }
+	[ "$1" = txt ] || { echo "| hctxs | case | series, off | no hook, boot 1 / boot 2 | series minus no hook (mean) | boot 1 minus boot 2 |"; echo "|---|---|---:|---:|---:|---:|"; }
+	for l in 1q 2q; do
+		for c in off-stream off-sparse; do
+			a=$(med "$HC/summary.tsv" "$l" "$c")
+			b=$(med "$HQ/summary.tsv" "$l" "$c")
+			r=$(med "$HQ/repeat/summary.tsv" "$l" "$c")
+			[ -n "$a" ] && [ -n "$b" ] && [ -n "$r" ] || continue
+			if [ "$1" = md ]; then
+				printf '| %s | %s | %s | %s / %s | %s | %s |\n' "$l" "$c" "$a" "$b" "$r" \
+					"$(awk -v a="$a" -v b="$b" -v r="$r" 'BEGIN { printf "%+.1f", a - (b + r) / 2 }')" \
+					"$(awk -v b="$b" -v r="$r" 'BEGIN { printf "%+.1f", b - r }')"
+			else
+				printf '  %-2s %-10s series %6s, no hook %6s / %6s: %+4.1f, boots %+.1f\n' "$l" "$c" "$a" "$b" "$r" \
+					"$(awk -v a="$a" -v b="$b" -v r="$r" 'BEGIN { print a - (b + r) / 2 }')" \
+					"$(awk -v b="$b" -v r="$r" 'BEGIN { print b - r }')"
+			fi
+		done
+	done
 }
 
 hc_md() {
@@ -182,11 +218,22 @@ hc_md() {
 	echo "difference of the median from \"off\" with the same pattern."
 	echo "Platform: $(key "$HC/run.txt" platform)."
 	echo "Command: \`$(key "$HC/run.txt" command)\` ($(key "$HC/run.txt" kernel), $(key "$HC/run.txt" date));"
-	echo "data in \`data/hook-cost/\`."
+	echo "data in \`data/hook-cost/\`. The rq_qos column: the same hook as an rq_qos"
+	echo "policy (\`tools/variants/rq-qos.patch\`: ->track() of a policy attached"
+	echo "while the attribute is not off), its median against the variant's own"
+	echo "\"off\"; \`$(key "$HQ/run.txt" command)\` ($(key "$HQ/run.txt" date)), data in"
+	echo "\`data/hook-cost-rq-qos/\`."
 	echo
-	echo "| hctxs | case | instructions per read | vs off | raises | misses |"
-	echo "|---|---|---:|---:|---:|---:|"
+	echo "| hctxs | case | instructions per read | vs off | as rq_qos: vs off | raises | misses |"
+	echo "|---|---|---:|---:|---:|---:|---:|"
 	hc_rows md
+	echo
+	echo "No hook at all on the issue path (the rq_qos variant with the attribute"
+	echo "off, two boots) against the series with the attribute off,"
+	echo "instructions per read; two boots of one kernel differ by the last"
+	echo "column, which bounds what this comparison can resolve:"
+	echo
+	hc_nohook md
 	echo "<!-- figures hook-cost end -->"
 }
 
@@ -194,10 +241,68 @@ hc_txt() {
 	echo "  Hook cost: guest instructions per 4 KiB read (QEMU -icount, fio"
 	echo "  psync on null_blk completing inline), median (min - max) of $(hc_runs) runs,"
 	echo "  and the difference from off; 1q: one hctx for both CPUs, 2q: one"
-	echo "  per CPU; stream: back to back (raised), sparse: 20 ms apart."
+	echo "  per CPU; stream: back to back (raised), sparse: 20 ms apart; last"
+	echo "  column: the same hook as an rq_qos policy (->track()), against its"
+	echo "  own off."
 	echo
+	echo "                       median (min - max)     vs off        as rq_qos"
 	hc_rows txt
+	echo
+	echo "  No hook at all on the issue path (the rq_qos variant, off, two boots;"
+	echo "  \"boots\": how far two boots of one kernel differ):"
+	hc_nohook txt
 	echo "  (generated by scripts/figures.sh from data/hook-cost/)"
+}
+
+# hs_rows md|txt: per think time, "off" once, then each hold period:
+# PM QoS updates and misses per I/O, C6 share of idle time, p50.
+hs_rows() {
+	local h t c n q m d p50 p99 tim win
+	tail -n +2 "$HS/sweep.tsv" | sort -t$'\t' -k2,2n -k3,3r -k1,1n |
+	while IFS=$'\t' read -r h t c n q m d p50 p99 tim; do
+		f() { [ "$1" = - ] && echo - || printf "$2" "$1"; }
+		if [ "$c" = off ]; then
+			h=off win=-
+		else
+			# HZ=250: the work item runs every msecs_to_jiffies(h) + 1 jiffies.
+			win="$h-$(( ((h + 3) / 4 + 1) * 4 ))"
+		fi
+		if [ "$1" = md ]; then
+			printf '| %s | %s | %s | %s | %s | %s | %s | %s |\n' "$t" "$h" "$win" \
+				"$(f "$q" %.3f)" "$(f "$m" %.3f)" "$(f "$d" %.2f)" "$(f "$p50" %.0f)" "$(f "$tim" %.0f)"
+		else
+			printf '  %5s  %4s  %6s   %6s  %6s  %5s  %5s  %4s\n' "$t" "$h" "$win" \
+				"$(f "$q" %.3f)" "$(f "$m" %.3f)" "$(f "$d" %.2f)" "$(f "$p50" %.0f)" "$(f "$tim" %.0f)"
+		fi
+	done
+}
+
+hs_md() {
+	echo "<!-- figures hold-sweep begin -->"
+	echo "The hold period against think time: fio QD1 4 KiB random reads on"
+	echo "virtio-blk (one queue per vCPU), menu, \"auto\" with the hold period set"
+	echo "at build time (\`BLK_MQ_CPU_LAT_HOLD_MS\`; with HZ=250 the hold lasts"
+	echo "from H to the window's end), \"off\" once; medians of"
+	echo "$(key "$HS/run.txt" command | sed -n 's/.*--reps \([0-9]*\).*/\1/p') runs of 4 s. C6 share: C6 residency over idle time, all CPUs."
+	echo "Platform: $(key "$HS/run.txt" platform)."
+	echo "Command: \`$(key "$HS/run.txt" command)\` ($(key "$HS/run.txt" kernel), $(key "$HS/run.txt" date));"
+	echo "data in \`data/hold-sweep/\`. Host during the 8 ms run: $(key "$HS/run.txt" host_hold_8 | sed "s/\\.$//")."
+	echo
+	echo "| think (ms) | hold (ms) | hold window (ms) | QoS updates / I/O | misses / I/O | C6 share | p50 us | timer IRQ/s per CPU |"
+	echo "|---:|---:|---:|---:|---:|---:|---:|---:|"
+	hs_rows md
+	echo "<!-- figures hold-sweep end -->"
+}
+
+hs_txt() {
+	echo "  Hold period: BLK_MQ_CPU_LAT_HOLD_MS set at build time (HZ=250:"
+	echo "  the hold lasts from H to the window's end), menu, QD1 4 KiB reads"
+	echo "  with think time; QoS updates and misses per I/O, C6 share of idle"
+	echo "  time, p50 in us, local timer interrupts per CPU and second."
+	echo
+	echo "  think  hold  window   QoS/IO  miss/IO    C6    p50  timer"
+	hs_rows txt
+	echo "  (generated by scripts/figures.sh from data/hold-sweep/)"
 }
 
 # One row per committed cold run of the test command.
@@ -245,6 +350,13 @@ tt_md > "$tmp/tt_md"
 [ -s "$HC/summary.tsv" ] || { echo "FAIL figures: data/hook-cost/summary.tsv missing"; exit 1; }
 hc_md > "$tmp/hc_md"
 hc_txt > "$tmp/hc_txt"
+for f in "$HQ/summary.tsv" "$HQ/repeat/summary.tsv"; do
+	[ -s "$f" ] || { echo "FAIL figures: ${f#"$TOP"/} missing"; exit 1; }
+done
+[ -s "$HS/sweep.tsv" ] || { echo "FAIL figures: data/hold-sweep/sweep.tsv missing"; exit 1; }
+[ "$(tail -n +2 "$HS/sweep.tsv" | wc -l)" -gt 0 ] || { echo "FAIL figures: no rows in data/hold-sweep/sweep.tsv"; exit 1; }
+hs_md > "$tmp/hs_md"
+hs_txt > "$tmp/hs_txt"
 
 # replace FILE START_RE END_RE BLOCK > OUT: lines from the first START_RE
 # through the next END_RE replaced by BLOCK; fails if they are not there.
@@ -264,14 +376,18 @@ replace "$tmp/readme1" '^<!-- figures raise-cost begin -->$' '^<!-- figures rais
 	{ echo "FAIL figures: README.md has no figures raise-cost block"; bad=1; }
 replace "$tmp/readme2" '^<!-- figures test-time begin -->$' '^<!-- figures test-time end -->$' "$tmp/tt_md" > "$tmp/readme3" ||
 	{ echo "FAIL figures: README.md has no figures test-time block"; bad=1; }
-replace "$tmp/readme3" '^<!-- figures hook-cost begin -->$' '^<!-- figures hook-cost end -->$' "$tmp/hc_md" > "$tmp/readme" ||
+replace "$tmp/readme3" '^<!-- figures hook-cost begin -->$' '^<!-- figures hook-cost end -->$' "$tmp/hc_md" > "$tmp/readme4" ||
 	{ echo "FAIL figures: README.md has no figures hook-cost block"; bad=1; }
+replace "$tmp/readme4" '^<!-- figures hold-sweep begin -->$' '^<!-- figures hold-sweep end -->$' "$tmp/hs_md" > "$tmp/readme" ||
+	{ echo "FAIL figures: README.md has no figures hold-sweep block"; bad=1; }
 replace "$COVER" '^  think time: ' '^  \(generated by scripts/figures.sh' "$tmp/txt" > "$tmp/cover1" ||
 	{ echo "FAIL figures: the cover letter has no think-time table"; bad=1; }
 replace "$tmp/cover1" '^  CPUs of the hctx: ' '^  \(generated by scripts/figures.sh' "$tmp/rc_txt" > "$tmp/cover2" ||
 	{ echo "FAIL figures: the cover letter has no raise-cost table"; bad=1; }
-replace "$tmp/cover2" '^  Hook cost:' '^  \(generated by scripts/figures.sh' "$tmp/hc_txt" > "$tmp/cover" ||
+replace "$tmp/cover2" '^  Hook cost:' '^  \(generated by scripts/figures.sh' "$tmp/hc_txt" > "$tmp/cover3" ||
 	{ echo "FAIL figures: the cover letter has no hook-cost table"; bad=1; }
+replace "$tmp/cover3" '^  Hold period:' '^  \(generated by scripts/figures.sh' "$tmp/hs_txt" > "$tmp/cover" ||
+	{ echo "FAIL figures: the cover letter has no hold-sweep table"; bad=1; }
 [ $bad = 0 ] || exit 1
 
 if [ $check = 1 ]; then
@@ -282,9 +398,9 @@ if [ $check = 1 ]; then
 			bad=1
 		fi
 	done
-	[ $bad = 0 ] && echo "PASS figures (README.md and the cover letter quote data/think-sweep: $nrows rows, data/raise-cost: $(cut -f1 "$RC/summary.tsv" | sort -u | wc -l) CPU counts, data/test-time: $(ls -d "$TT"/*/ | wc -l) runs, data/hook-cost: $(wc -l < "$HC/summary.tsv") cells)"
+	[ $bad = 0 ] && echo "PASS figures (README.md and the cover letter quote data/think-sweep: $nrows rows, data/raise-cost: $(cut -f1 "$RC/summary.tsv" | sort -u | wc -l) CPU counts, data/test-time: $(ls -d "$TT"/*/ | wc -l) runs, data/hook-cost: $(wc -l < "$HC/summary.tsv") cells, data/hook-cost-rq-qos: $(wc -l < "$HQ/summary.tsv") cells, data/hold-sweep: $(($(wc -l < "$HS/sweep.tsv") - 1)) cells)"
 	exit $bad
 fi
 cp "$tmp/readme" "$README"
 cp "$tmp/cover" "$COVER"
-log "figures: README.md and the cover letter updated from data/think-sweep, data/raise-cost, data/test-time and data/hook-cost"
+log "figures: README.md and the cover letter updated from data/think-sweep, data/raise-cost, data/test-time, data/hook-cost, data/hook-cost-rq-qos and data/hold-sweep"

@@ -1,27 +1,38 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# hook-cost.sh [--build DIR] [--reps N] [--out DIR] - the cost of the
-# series' issue hook in guest instructions per read: boots the test kernel
-# of DIR (default $BUILD) under QEMU -icount (guest.sh --accel icount: the
-# guest's clock counts instructions, so the figures do not depend on the
-# host or its load) and runs tools/guest/hookcost.sh: fio reads from
-# null_blk completing in the submitting context, attribute off and "auto",
-# reads back to back (raised) and 20 ms apart (not raised), with one hctx
-# shared by both CPUs (1q) and one per CPU (2q), N repetitions (default 5).
+# hook-cost.sh [--build DIR | --variant NAME] [--reps N] [--out DIR] - the
+# cost of the series' issue hook in guest instructions per read: boots the
+# test kernel of DIR (default $BUILD) under QEMU -icount (guest.sh --accel
+# icount: the guest's clock counts instructions, so the figures do not
+# depend on the host or its load) and runs tools/guest/hookcost.sh: fio
+# reads from null_blk completing in the submitting context, attribute off
+# and "auto", reads back to back (raised) and 20 ms apart (not raised),
+# with one hctx shared by both CPUs (1q) and one per CPU (2q), N
+# repetitions (default 5).
+#
+# --variant NAME measures tools/variants/NAME.patch on top of the series
+# instead (rq-qos: the hook as an rq_qos policy): a branch variant-NAME in
+# $BASE_DIR (branch series + git am of the patch), built into $BUILD, which
+# is rebuilt from branch series afterwards. Default output then
+# $RESULTS/hook-cost-NAME.
+#
 # A benchmark: prints a table, asserts nothing but that every cell was
 # measured. Output: DIR (default $RESULTS/hook-cost): runs.tsv (one line
 # per fio run: layout, case, rep, reads, instructions per read, raises,
 # misses), summary.tsv (per layout and case: median, min, max of the runs;
 # the median's difference from "off" of the same I/O pattern, in
-# instructions and percent), hookcost.tsv, fio-*.json, console.log.
+# instructions and percent), run.txt (command, platform, date, kernel),
+# hookcost.tsv, fio-*.json, console.log.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
-build=$BUILD reps=5 out=$RESULTS/hook-cost
+build=$BUILD reps=5 out="" variant=""
+args=("$@")
 while [ $# -gt 0 ]; do
 	case $1 in
 	--build) build=${2:?}; shift 2 ;;
+	--variant) variant=${2:?}; shift 2 ;;
 	--reps) reps=${2:?}; shift 2 ;;
 	--out) out=${2:?}; shift 2 ;;
 	*) sed -n '4,/^set -/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2; exit 2 ;;
@@ -29,9 +40,42 @@ while [ $# -gt 0 ]; do
 done
 [[ $reps =~ ^[1-9][0-9]*$ ]] || die "--reps wants a number, got $reps"
 need_pkgs jq
+kernel="the 9 patches of branch series ($(git -C "$BASE_DIR" rev-parse --short series)) on 7.3.4 (test config)"
+if [ -n "$variant" ]; then
+	vp=$TOP/tools/variants/$variant.patch
+	[ -f "$vp" ] || die "--variant: no $vp"
+	[ "$build" = "$BUILD" ] || die "--variant builds the test kernel in $BUILD: no --build with it"
+	[ "$(tree_state)" = "$(git -C "$BASE_DIR" rev-parse series) clean" ] ||
+		die "$BASE_DIR: check out branch series, clean (scripts/series.sh apply)"
+	: "${out:=$RESULTS/hook-cost-$variant}"
+	restore() {
+		git -C "$BASE_DIR" am --abort > /dev/null 2>&1 || true
+		git -C "$BASE_DIR" checkout -q series
+		log "hook-cost: branch series checked out again; rebuilding the test kernel"
+		"$TOP/scripts/build.sh" test
+	}
+	trap restore EXIT
+	git -C "$BASE_DIR" checkout -q -B "variant-$variant" series
+	git -C "$BASE_DIR" am -q "$vp" || die "--variant: $vp does not apply to branch series"
+	"$TOP/scripts/build.sh" test
+	export SERIES_BRANCH=variant-$variant
+	# The subject, its folded lines joined.
+	subj=$(awk '/^Subject: / { s = $0; f = 1; next } f && /^[ \t]/ { s = s $0; next } { f = 0 } END { print s }' "$vp" |
+	       sed 's/^Subject: \[PATCH\] //; s/[[:space:]]\{1,\}/ /g')
+	kernel="$kernel plus tools/variants/$variant.patch ($subj)"
+fi
+: "${out:=$RESULTS/hook-cost}"
 
 "$TOP/scripts/guest.sh" --kernel "$build" --script hookcost.sh --out "$out" \
 	--accel icount --timeout 3600 --lock --append "hook_reps=$reps"
+
+{
+	echo "command=bash scripts/hook-cost.sh${args[*]:+ ${args[*]}}"
+	echo "platform=$(qemu-system-x86_64 --version | sed -n 1p), TCG with -icount shift=0,sleep=off (instruction counts, independent of the host), 2 vCPUs, -cpu max, emulated Sapphire Rapids C-states, menu; null_blk irqmode=0, fio psync 4 KiB randread pinned to CPU 0"
+	echo "date=$(date -u +%F)"
+	echo "kernel=$kernel"
+	echo "note=fio's mean read latency in guest ns, which -icount shift=0 makes guest instructions; stream: 20000 reads back to back, sparse: 100 reads 20 ms apart"
+} > "$out/run.txt"
 
 printf 'layout\tcase\trep\treads\tinsns_per_read\traises\tmisses\n' > "$out/runs.tsv"
 tail -n +2 "$out/hookcost.tsv" | while IFS=$'\t' read -r l c r ra mi; do

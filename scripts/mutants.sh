@@ -98,7 +98,7 @@ series_patches() {
 
 # ---- --check ----------------------------------------------------------------
 cmd_check() {
-	local base tmp f n p bad=0 inc=() files desc k=0
+	local base tmp f n p bad=0 inc=() files desc k=0 variants
 	mapfile -t names < <(list_mutants)
 	[ ${#names[@]} -gt 0 ] || { echo "FAIL mutants-apply: no mutant in $MUTANTS${only:+ matching --only}"; return 1; }
 	# A tree with branch baseline: this WORK's, else the mutants' one.
@@ -112,7 +112,11 @@ cmd_check() {
 	trap "rm -rf '$tmp'" EXIT
 	mkdir "$tmp/t"
 	# Every file a mutant touches, at baseline (absent if the series adds it).
-	files=$(for n in "${names[@]}"; do sed -n 's|^diff --git a/\([^ ]*\) b/.*|\1|p' "$MUTANTS/$n.patch"; done | sort -u)
+	variants=()
+	[ -n "$only" ] || for p in "$TOP"/tools/variants/*.patch; do [ -f "$p" ] && variants+=("$p"); done
+	files=$(for p in "${names[@]/#/$MUTANTS/}" "${variants[@]}"; do
+			sed -n 's|^diff --git a/\([^ ]*\) b/.*|\1|p' "${p%.patch}.patch"
+		done | sort -u)
 	for f in $files; do
 		inc+=(--include="$f")
 		if git -C "$base" cat-file -e "baseline:$f" 2>/dev/null; then
@@ -144,6 +148,17 @@ cmd_check() {
 			echo "PASS mutant $n applies to the series"
 		else
 			echo "FAIL mutant $n does not apply to the series:"
+			sed 's/^/    /' "$tmp/log"
+			bad=1
+		fi
+	done
+	# The variants that benchmarks measure (tools/variants/, git format-patch
+	# files) must apply too, or they rot unseen.
+	for p in "${variants[@]}"; do
+		if (cd "$tmp/t" && GIT_CEILING_DIRECTORIES=$tmp git apply --check "$p") > "$tmp/log" 2>&1; then
+			echo "PASS variant $(basename "$p" .patch) (tools/variants/) applies to the series"
+		else
+			echo "FAIL variant $(basename "$p" .patch) (tools/variants/) does not apply to the series:"
 			sed 's/^/    /' "$tmp/log"
 			bad=1
 		fi
