@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # bench.sh [--table spr|skx|icx|amd] [--quick] [--reps N] [--runtime S]
-#          [--pairs N] [--queues N] [--no-poll] [--quiet-wait S]
+#          [--pairs N] [--queues N] [--no-poll] [--quiet-wait S] [--shared]
 #          [--govs LIST] [--configs LIST] [--workloads LIST]
 #          [--build DIR] [--out DIR]
 # bench.sh --report DIR
@@ -49,6 +49,12 @@
 # the host CPUs: before each boot bench.sh waits up to --quiet-wait seconds
 # (default 120) for them to end, then samples them every 5 s; the output
 # says how many ran.
+#
+# The guests run isolated (scripts/guest.sh --isolate: each vCPU on its
+# own host CPU, virtio-blk on an I/O thread that runs at SCHED_FIFO on the
+# host CPU of the last vCPU, so that an emulated C-state exit that vCPU
+# busy-waits delays neither vCPU 0 nor the I/O thread); --shared lets the
+# host schedule QEMU's threads freely, as before 2026-12-02.
 #
 # The guests boot with tsc=reliable (see below) and, for idle=poll, with
 # idle=poll.
@@ -519,7 +525,7 @@ plot() {
 # ---- arguments ------------------------------------------------------------
 
 table=spr quick=0 reps="" runtime="" pairs="" poll=1 out="" report_only=""
-queues="" quiet_wait=120
+queues="" quiet_wait=120 isolate=1
 govs="menu teo" configs=$BENCH_CONFIGS workloads=$BENCH_WORKLOADS
 build=$BUILD
 while [ $# -gt 0 ]; do
@@ -530,6 +536,7 @@ while [ $# -gt 0 ]; do
 	--runtime) runtime=${2:?}; shift 2 ;;
 	--pairs) pairs=${2:?}; shift 2 ;;
 	--no-poll) poll=0; shift ;;
+	--shared) isolate=0; shift ;;
 	--queues) queues=${2:?}; shift 2 ;;
 	--quiet-wait) quiet_wait=${2:?}; shift 2 ;;
 	--govs) govs=$(echo "${2:?}" | tr ',' ' '); shift 2 ;;
@@ -649,7 +656,7 @@ boot() {
 	s=$SECONDS
 	"$TOP/scripts/guest.sh" --kernel "$build" --script "$out/.wrap/bench-$name.sh" \
 		--out "$out/guest-$name" --timeout $((2 * est + 300)) --lock \
-		${append:+--append "$append"} || rc=$?
+		${append:+--append "$append"} $([ $isolate = 0 ] || echo --isolate) || rc=$?
 	kill "$sampler" 2>/dev/null || true
 	wait "$sampler" 2>/dev/null || true
 	echo "$((SECONDS - s))" > "$out/guest-$name/wall_s"
@@ -682,6 +689,11 @@ wall=$((SECONDS - start))
 		[ $poll = 0 ] || echo ", idle=poll boot $(cat "$out/guest-poll/wall_s") s"));" \
 		"$reps repetition(s), ${runtime} s per cell, ${pairs} null_blk pairs of ${null_runtime} s," \
 		"host $(nproc) CPUs."
+	if [ $isolate = 1 ]; then
+		echo "QEMU threads isolated (scripts/guest.sh --isolate): $(tr '\n' ';' < "$out/guest-cstates/pinning.txt" | sed 's/;$//')."
+	else
+		echo "QEMU threads shared (--shared): placed by the host scheduler."
+	fi
 	for f in "$out"/host-*.txt; do
 		echo "Host during boot '$(basename "$f" .txt | sed 's/^host-//')': other QEMU" \
 			"guests (other users) in $(sed -n 's/^other_qemu_samples_busy=//p' "$f")" \

@@ -4,7 +4,7 @@
 # guest.sh --kernel BUILD_DIR --script GUEST_SCRIPT [--out DIR]
 #          [--timeout SECONDS] [--append "KERNEL ARGS"] [--smp N]
 #          [--maxcpus N]
-#          [--accel auto|tcg|kvm|icount] [--lock] [--keep-share]
+#          [--accel auto|tcg|kvm|icount] [--isolate] [--lock] [--keep-share]
 #
 # Boots the kernel of BUILD_DIR (an O= build folder) in QEMU and runs
 # GUEST_SCRIPT in it; exits with the script's exit code. Refuses a build
@@ -36,6 +36,13 @@
 #     guest's clock advances 1 ns per executed instruction and skips idle
 #     time), so that times measured in the guest are instruction counts,
 #     the same on every run and host (scripts/hook-cost.sh).
+#     --isolate (latency runs, scripts/bench.sh): virtio-blk on its own
+#     I/O thread (-object iothread), and scripts/qemu-pin.py places the
+#     threads through QMP: vCPU i on host CPU i only, the I/O thread and
+#     the main loop on the last vCPU's host CPU, the I/O thread at
+#     SCHED_FIFO 1, so that a vCPU busy-waiting an emulated C-state exit
+#     delays neither vCPU 0 nor the I/O thread (OUT/pinning.txt); the run
+#     fails if the pinning fails.
 #     --lock holds $BUILD_LOCK shared while the guest runs: no kernel
 #     build (they hold it exclusively) competes for the CPUs, which latency
 #     numbers under TCG need; it waits for a running build first.
@@ -59,6 +66,7 @@ usage() {
 }
 
 kernel="" script="" out="" tmo=900 append="" smp=2 maxcpus="" accel=auto keep=0 lock=0
+isolate=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) kernel=${2:?}; shift 2 ;;
@@ -70,6 +78,7 @@ while [ $# -gt 0 ]; do
 	--maxcpus) maxcpus=${2:?}; shift 2 ;;
 	--accel) accel=${2:?}; shift 2 ;;
 	--lock) lock=1; shift ;;
+	--isolate) isolate=1; shift ;;
 	--keep-share) keep=1; shift ;;
 	-h|--help) usage ;;
 	*) echo "unknown argument: $1" >&2; usage ;;
@@ -206,13 +215,21 @@ qemu_run() {
 	else
 		args=(-accel "tcg,thread=multi") cpu=max
 	fi
+	local iso=() dev=virtio-blk-pci,drive=d0
+	if [ "$isolate" = 1 ] && [ -z "$extra" ]; then
+		iso=(-object iothread,id=io0 -qmp "unix:$out/qmp.sock,server=on,wait=off")
+		dev=$dev,iothread=io0
+		rm -f "$out/qmp.sock" "$out/pinning.txt"
+		python3 "$TOP/scripts/qemu-pin.py" "$out/qmp.sock" "$out/pinning.txt" \
+			> "$out/pinning.log" 2>&1 &
+	fi
 	timeout -k 10 "$t" qemu-system-x86_64 "${args[@]}" -cpu "$cpu" \
 		-smp "$smp${maxcpus:+,maxcpus=$maxcpus}" -m 2G -nographic -no-reboot -nic none \
 		-kernel "$bz" -initrd "$initrd" \
 		-append "$cmdline${extra:+ $extra}" \
 		-virtfs "local,path=$share,mount_tag=share,security_model=none,id=share" \
 		-drive "file=$disk,format=raw,if=none,id=d0,cache=$cache,aio=$aio" \
-		-device virtio-blk-pci,drive=d0 </dev/null >"$logf" 2>&1
+		"${iso[@]}" -device "$dev" </dev/null >"$logf" 2>&1
 }
 
 if [ "$lock" = 1 ]; then
@@ -248,10 +265,20 @@ rc=0
 timed "guest:$name" qemu_run "$tmo" "$out/console.log" "$accel" || rc=$?
 elapsed=$((SECONDS - start))
 [ "$lock" = 0 ] || flock -u 9
+if [ "$isolate" = 1 ]; then
+	wait || true
+	rm -f "$out/qmp.sock"
+	if [ ! -s "$out/pinning.txt" ]; then
+		cat "$out/pinning.log" >&2 2>/dev/null || true
+		log "guest: --isolate: the QEMU threads were not pinned (see $out/pinning.log)"
+		exit 1
+	fi
+	log "guest: isolated: $(tr '\n' ';' < "$out/pinning.txt")"
+fi
 
 cp -a "$share/results/." "$out/"
 [ ! -f "$share/guest-info" ] || cp "$share/guest-info" "$out/guest-info.txt"
-printf 'accel=%s\naio=%s\nwall_s=%s\n' "$accel" "$aio" "$elapsed" >> "$out/guest-info.txt"
+printf 'accel=%s\naio=%s\nwall_s=%s\nisolate=%s\n' "$accel" "$aio" "$elapsed" "$isolate" >> "$out/guest-info.txt"
 
 if [ $rc = 124 ] || [ $rc = 137 ]; then
 	tail -n 20 "$out/console.log" >&2
