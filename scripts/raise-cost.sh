@@ -1,28 +1,67 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# raise-cost.sh [--build DIR] [--rounds N] [--out DIR] - the time one raise
-# and one relax of an hctx take, for hctxs of 1, 2, 4 and 8 CPUs: boots the
-# test kernel of DIR (default $BUILD) with 8 vCPUs and runs
-# tools/guest/raisecost.sh (N busy periods per device, default 10), then
-# prints the median, minimum and maximum duration in us of the work item's
-# runs that raised and that relaxed (the relax includes an RCU grace
-# period). A benchmark: prints a table, asserts nothing but that every CPU
-# count was measured. Output: DIR (default $RESULTS/raise-cost):
-# raisecost.tsv, summary.tsv, trace.txt, console.log.
+# raise-cost.sh [--build DIR | --series-commit C] [--rounds N] [--out DIR] -
+# the time one raise and one relax of an hctx take, for hctxs of 1, 2, 4
+# and 8 CPUs: boots the test kernel of DIR (default $BUILD) with 8 vCPUs
+# and runs tools/guest/raisecost.sh (N busy periods per device, default
+# 10), then prints the median, minimum and maximum duration in us of the
+# work item's runs that raised and that relaxed (the relax includes an RCU
+# grace period). A benchmark: prints a table, asserts nothing but that
+# every CPU count was measured.
+#
+# --series-commit C measures the series as this repository held it at
+# commit C (its series file and patches/; f95543c is v1) instead of branch
+# series: a branch series-C in $BASE_DIR (baseline + git am), built into
+# $BUILD, which is rebuilt from branch series afterwards. Default output
+# then $RESULTS/raise-cost-C.
+#
+# Output: DIR (default $RESULTS/raise-cost): raisecost.tsv, summary.tsv,
+# run.txt (command, platform, date, kernel), trace.txt, console.log.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
-build=$BUILD rounds=10 out=$RESULTS/raise-cost
+build=$BUILD rounds=10 out="" scommit=""
+args=("$@")
 while [ $# -gt 0 ]; do
 	case $1 in
 	--build) build=${2:?}; shift 2 ;;
+	--series-commit) scommit=${2:?}; shift 2 ;;
 	--rounds) rounds=${2:?}; shift 2 ;;
 	--out) out=${2:?}; shift 2 ;;
 	*) sed -n '4,/^set -/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2; exit 2 ;;
 	esac
 done
 [[ $rounds =~ ^[1-9][0-9]*$ ]] || die "--rounds wants a number, got $rounds"
+kernel="the $(sed -e 's/#.*//' "$TOP/series" | awk 'NF' | wc -l) patches of branch series ($(git -C "$BASE_DIR" rev-parse --short series)) on 7.3.4 (test config)"
+if [ -n "$scommit" ]; then
+	git -C "$TOP" cat-file -e "$scommit:series" 2>/dev/null || die "--series-commit: no series file at $scommit"
+	[ "$build" = "$BUILD" ] || die "--series-commit builds the test kernel in $BUILD: no --build with it"
+	[ "$(tree_state)" = "$(git -C "$BASE_DIR" rev-parse series) clean" ] ||
+		die "$BASE_DIR: check out branch series, clean (scripts/series.sh apply)"
+	short=$(git -C "$TOP" rev-parse --short "$scommit")
+	: "${out:=$RESULTS/raise-cost-$short}"
+	pdir=$(mktemp -d)
+	restore() {
+		rm -rf "$pdir"
+		git -C "$BASE_DIR" am --abort > /dev/null 2>&1 || true
+		git -C "$BASE_DIR" checkout -q series
+		log "raise-cost: branch series checked out again; rebuilding the test kernel"
+		"$TOP/scripts/build.sh" test
+	}
+	trap restore EXIT
+	n=0
+	for p in $(git -C "$TOP" show "$scommit:series" | sed -e 's/#.*//' | awk 'NF { print $1 }'); do
+		n=$((n + 1))
+		git -C "$TOP" show "$scommit:patches/$p" > "$pdir/$(printf '%04d' $n)-$p"
+	done
+	git -C "$BASE_DIR" checkout -q -B "series-$short" baseline
+	git -C "$BASE_DIR" am -q "$pdir"/*.patch || die "--series-commit: the series of $scommit does not apply to baseline"
+	"$TOP/scripts/build.sh" test
+	export SERIES_BRANCH=series-$short
+	kernel="the $n patches of commit $short of this repository on 7.3.4 (test config)"
+fi
+: "${out:=$RESULTS/raise-cost}"
 
 "$TOP/scripts/guest.sh" --kernel "$build" --script raisecost.sh --out "$out" \
 	--smp 8 --timeout 1800 --lock --append "raise_rounds=$rounds"
@@ -40,3 +79,10 @@ done < "$out/summary.tsv"
 for c in 1 2 4 8; do
 	grep -q "^$c	raise	" "$out/summary.tsv" || die "raise-cost: no raise measured for $c CPUs"
 done
+{
+	echo "command=bash scripts/raise-cost.sh${args[*]:+ ${args[*]}}"
+	echo "platform=QEMU $(qemu-system-x86_64 --version | sed -n '1s/^QEMU emulator version //p'), TCG, 8 vCPUs on a $(nproc)-core $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | sed -n 1p) host, emulated Sapphire Rapids C-states (tools/emu-cstates), null_blk with 8, 4, 2 and 1 submit queues"
+	echo "date=$(date -u +%F)"
+	echo "kernel=$kernel"
+	echo "note=$(grep -c . "$out/raisecost.tsv") work runs; $([ -d "$out" ] && grep -q 'blk_cpu_lat_raise' "$out/trace.txt" && echo "classified by the blk_cpu_lat events" || echo "classified by the dev_pm_qos request events (no blk_cpu_lat events in this kernel)")"
+} > "$out/run.txt"

@@ -22,7 +22,13 @@ T=/sys/kernel/tracing
 CFS=/sys/kernel/config/nullb
 out=$RESULTS_DIR/raisecost.tsv
 
-[ -d "$T/events/blk_cpu_lat" ] || { echo "raisecost: no blk_cpu_lat trace events (v1 kernel?)"; exit 1; }
+# v1 of the series has no blk_cpu_lat events: its runs are classified by
+# the PM QoS requests they change (power:dev_pm_qos_*_request events: a
+# run that sets a limit raised, one that sets "no constraint" relaxed; the
+# CPUs are the requests it changed).
+v1=0
+[ -d "$T/events/blk_cpu_lat" ] || v1=1
+[ $v1 = 0 ] || [ -d "$T/events/power" ] || { echo "raisecost: neither blk_cpu_lat nor power trace events"; exit 1; }
 emu_load spr || { echo "raisecost: cannot load emu_cstates"; exit 1; }
 gov_set menu
 modprobe null_blk nr_devices=0 || exit 1
@@ -44,7 +50,13 @@ echo 65536 > "$T/buffer_size_kb"
 echo > "$T/trace"
 echo 1 > "$T/events/workqueue/workqueue_execute_start/enable"
 echo 1 > "$T/events/workqueue/workqueue_execute_end/enable"
-echo 1 > "$T/events/blk_cpu_lat/enable"
+if [ $v1 = 0 ]; then
+	echo 1 > "$T/events/blk_cpu_lat/enable"
+else
+	for e in dev_pm_qos_add_request dev_pm_qos_update_request dev_pm_qos_remove_request; do
+		echo 1 > "$T/events/power/$e/enable"
+	done
+fi
 echo 1 > "$T/tracing_on"
 
 for d in $devs; do
@@ -62,11 +74,14 @@ cp "$T/trace" "$RESULTS_DIR/trace.txt"
 
 # Per kworker pid: a work run is execute_start (function
 # blk_mq_cpu_lat_work_fn) to the next execute_end of that pid; the raise
-# or relax event seen in between names the kind and the disk.
-awk '
+# or relax event seen in between names the kind and the disk (v1: the
+# PM QoS request events in between, counted as the CPUs).
+awk -v v1=$v1 '
 	function ts() { for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) return substr($i, 1, length($i) - 1) }
 	function pid() { split($1, a, "-"); return a[length(a)] }
-	/workqueue_execute_start:/ && /blk_mq_cpu_lat_work_fn/ { start[pid()] = ts(); kind[pid()] = ""; next }
+	/dev_pm_qos_(add|update|remove)_request: / && v1 { p = pid(); if (p in start) {
+		kind[p] = ($0 ~ /new_value=2147483647/) ? "relax" : "raise"; cpus[p]++ } next }
+	/workqueue_execute_start:/ && /blk_mq_cpu_lat_work_fn/ { start[pid()] = ts(); kind[pid()] = ""; cpus[pid()] = 0; next }
 	/blk_cpu_lat_raise: / { p = pid(); if (p in start) { kind[p] = "raise"; match($0, /cpus=[0-9]+/); cpus[p] = substr($0, RSTART + 5, RLENGTH - 5) } next }
 	/blk_cpu_lat_relax: / { p = pid(); if (p in start) { kind[p] = "relax"; match($0, /cpus=[0-9]+/); cpus[p] = substr($0, RSTART + 5, RLENGTH - 5) } next }
 	/workqueue_execute_end:/ { p = pid(); if ((p in start) && kind[p] != "")
