@@ -197,7 +197,7 @@ setup_run() {
 	git -C "$BASE_DIR" rev-parse -q --verify refs/heads/baseline >/dev/null ||
 		die "$BASE_DIR has no branch baseline (run scripts/baseline.sh)"
 	[ -f "$SERIES" ] || die "no $SERIES file"
-	mapfile -t list < <(sed -e 's/#.*//' "$SERIES" | awk 'NF {print $1}')
+	mapfile -t list < <(series_names < "$SERIES")
 	[ ${#list[@]} -gt 0 ] || die "\`series' lists no patches"
 	[ -f "$PATCHES/$COVER" ] || die "no patches/$COVER"
 	for p in "${list[@]}"; do

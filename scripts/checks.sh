@@ -399,7 +399,7 @@ mkdir -p "$OUT"
 
 # The kernel branch is what the patches make (the other checks look at the
 # branch).
-mapfile -t list < <(sed -e 's/#.*//' "$TOP/series" 2>/dev/null | awk 'NF {print $1}')
+mapfile -t list < <(series_names 2>/dev/null < "$TOP/series")
 if ! gk rev-parse -q --verify "refs/heads/$BRANCH" >/dev/null; then
 	fail branch "no branch $BRANCH in $BASE_DIR (run scripts/series.sh apply)"
 	echo "checks: $npass passed, $nfail failed"

@@ -149,6 +149,37 @@ tree_state() {
 	echo "$c $d"
 }
 
+# need_clean_series - die unless branch series is checked out in $BASE_DIR,
+# without changes: the benchmarks that build other branches into $BUILD
+# start from it and go back to it (back_to_series).
+need_clean_series() {
+	[ "$(tree_state)" = "$(git -C "$BASE_DIR" rev-parse series) clean" ] ||
+		die "$BASE_DIR: check out branch series, clean (scripts/series.sh apply)"
+}
+
+# back_to_series WHO - check branch series out again in $BASE_DIR (ending a
+# git am left half done) and rebuild the test kernel from it; the EXIT trap
+# of those benchmarks. WHO names the caller in the log.
+back_to_series() {
+	git -C "$BASE_DIR" am --abort > /dev/null 2>&1 || true
+	git -C "$BASE_DIR" checkout -q series
+	log "$1: branch series checked out again; rebuilding the test kernel"
+	"$TOP/scripts/build.sh" test
+}
+
+# series_names - the patch names of a quilt-style series file on stdin.
+series_names() {
+	sed -e 's/#.*//' | awk 'NF { print $1 }'
+}
+
+# tcg_platform VCPUS - "QEMU VERSION, TCG, VCPUS vCPUs on a N-core MODEL
+# host", the start of a benchmark's platform line (run.txt).
+tcg_platform() {
+	printf 'QEMU %s, TCG, %s vCPUs on a %s-core %s host' \
+		"$(qemu-system-x86_64 --version | sed -n '1s/^QEMU emulator version //p')" "$1" \
+		"$(nproc)" "$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | sed -n 1p)"
+}
+
 # stamp_clear DIR - the build in DIR is about to change: no valid stamp.
 stamp_clear() {
 	rm -f "$1/$STAMP"

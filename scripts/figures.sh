@@ -178,8 +178,8 @@ hc_runs() { cut -f3 "$HC/summary.tsv" | sort -u | sed -n 1p; }
 hc_rows() {
 	local l c n m lo hi ra mi rd d p vd vp
 	while IFS=$'\t' read -r l c n m lo hi ra mi rd d p; do
-		vd=$(awk -F'\t' -v l="$l" -v c="$c" '$1 == l && $2 == c { print $10 }' "$HQ/summary.tsv")
-		vp=$(awk -F'\t' -v l="$l" -v c="$c" '$1 == l && $2 == c { print $11 }' "$HQ/summary.tsv")
+		vd="" vp=""
+		read -r vd vp < <(awk -F'\t' -v l="$l" -v c="$c" '$1 == l && $2 == c { print $10, $11 }' "$HQ/summary.tsv") || true
 		if [ "$1" = md ]; then
 			printf '| %s | %s | %s (%s - %s) | %s (%s %%) | %s (%s %%) | %s | %s |\n' \
 				"$l" "$c" "$m" "$lo" "$hi" "$d" "$p" "${vd:--}" "${vp:--}" "$ra" "$mi"

@@ -41,17 +41,11 @@ need_pkgs jq
 src=block/blk-mq-cpu-latency.c
 def=$(git -C "$BASE_DIR" show "series:$src" | sed -n 's/^#define BLK_MQ_CPU_LAT_HOLD_MS[[:space:]]*\([0-9]*\)$/\1/p')
 [ -n "$def" ] || die "no BLK_MQ_CPU_LAT_HOLD_MS in $src of branch series"
-[ "$(tree_state)" = "$(git -C "$BASE_DIR" rev-parse series) clean" ] ||
-	die "$BASE_DIR: check out branch series, clean (scripts/series.sh apply)"
+need_clean_series
 mkdir -p "$out"
 out=$(realpath "$out")
 
-restore() {
-	git -C "$BASE_DIR" checkout -q series
-	log "hold-sweep: branch series checked out again; rebuilding the test kernel"
-	"$TOP/scripts/build.sh" test
-}
-trap restore EXIT
+trap 'back_to_series hold-sweep' EXIT
 
 start=$(date +%s)
 for h in $holds; do
@@ -87,7 +81,7 @@ want=$(($(wc -w <<< "$holds") * $(wc -w <<< "$workloads") + $(wc -w <<< "$worklo
 
 {
 	echo "command=bash scripts/hold-sweep.sh --holds $(tr ' ' ',' <<< "$holds") --workloads $(tr ' ' ',' <<< "$workloads") --reps $reps"
-	echo "platform=QEMU $(qemu-system-x86_64 --version | sed -n '1s/^QEMU emulator version //p'), TCG, 2 vCPUs on a $(nproc)-core $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | sed -n 1p) host, emulated Sapphire Rapids C-states (tools/emu-cstates), virtio-blk with one queue per vCPU, menu"
+	echo "platform=$(tcg_platform 2), emulated Sapphire Rapids C-states (tools/emu-cstates), virtio-blk with one queue per vCPU, menu"
 	echo "date=$(date -u +%F)"
 	echo "kernel=the 9 patches of branch series ($(git -C "$BASE_DIR" rev-parse --short series)) on 7.3.4 (test config, HZ=250), BLK_MQ_CPU_LAT_HOLD_MS set per run"
 	echo "wall_s=$(($(date +%s) - start))"

@@ -45,16 +45,9 @@ if [ -n "$variant" ]; then
 	vp=$TOP/tools/variants/$variant.patch
 	[ -f "$vp" ] || die "--variant: no $vp"
 	[ "$build" = "$BUILD" ] || die "--variant builds the test kernel in $BUILD: no --build with it"
-	[ "$(tree_state)" = "$(git -C "$BASE_DIR" rev-parse series) clean" ] ||
-		die "$BASE_DIR: check out branch series, clean (scripts/series.sh apply)"
+	need_clean_series
 	: "${out:=$RESULTS/hook-cost-$variant}"
-	restore() {
-		git -C "$BASE_DIR" am --abort > /dev/null 2>&1 || true
-		git -C "$BASE_DIR" checkout -q series
-		log "hook-cost: branch series checked out again; rebuilding the test kernel"
-		"$TOP/scripts/build.sh" test
-	}
-	trap restore EXIT
+	trap 'back_to_series hook-cost' EXIT
 	git -C "$BASE_DIR" checkout -q -B "variant-$variant" series
 	git -C "$BASE_DIR" am -q "$vp" || die "--variant: $vp does not apply to branch series"
 	"$TOP/scripts/build.sh" test

@@ -49,7 +49,7 @@ n=$(($(wc -l < "$out/isolation.tsv") - 1))
 [ "$n" = 12 ] || die "isolation: $n cells in isolation.tsv, expected 12"
 {
 	echo "command=bash scripts/isolation.sh${args[*]:+ ${args[*]}}"
-	echo "platform=QEMU $(qemu-system-x86_64 --version | sed -n '1s/^QEMU emulator version //p'), TCG, 2 vCPUs on a $(nproc)-core $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | sed -n 1p) host, emulated Sapphire Rapids C-states (tools/emu-cstates), virtio-blk with one queue per vCPU, menu"
+	echo "platform=$(tcg_platform 2), emulated Sapphire Rapids C-states (tools/emu-cstates), virtio-blk with one queue per vCPU, menu"
 	echo "date=$(date -u +%F)"
 	echo "kernel=the 9 patches of branch series ($(git -C "$BASE_DIR" rev-parse --short series)) on 7.3.4 (test config)"
 	echo "pinning=$(tr '\n' ';' < "$out/isolated/guest-cstates/pinning.txt" | sed 's/;$//')"

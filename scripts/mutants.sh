@@ -93,7 +93,7 @@ list_mutants() {
 }
 
 series_patches() {
-	sed -e 's/#.*//' "$TOP/series" | awk 'NF {print $1}'
+	series_names < "$TOP/series"
 }
 
 # ---- --check ----------------------------------------------------------------

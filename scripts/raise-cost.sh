@@ -33,25 +33,17 @@ while [ $# -gt 0 ]; do
 	esac
 done
 [[ $rounds =~ ^[1-9][0-9]*$ ]] || die "--rounds wants a number, got $rounds"
-kernel="the $(sed -e 's/#.*//' "$TOP/series" | awk 'NF' | wc -l) patches of branch series ($(git -C "$BASE_DIR" rev-parse --short series)) on 7.3.4 (test config)"
+kernel="the $(series_names < "$TOP/series" | wc -l) patches of branch series ($(git -C "$BASE_DIR" rev-parse --short series)) on 7.3.4 (test config)"
 if [ -n "$scommit" ]; then
 	git -C "$TOP" cat-file -e "$scommit:series" 2>/dev/null || die "--series-commit: no series file at $scommit"
 	[ "$build" = "$BUILD" ] || die "--series-commit builds the test kernel in $BUILD: no --build with it"
-	[ "$(tree_state)" = "$(git -C "$BASE_DIR" rev-parse series) clean" ] ||
-		die "$BASE_DIR: check out branch series, clean (scripts/series.sh apply)"
+	need_clean_series
 	short=$(git -C "$TOP" rev-parse --short "$scommit")
 	: "${out:=$RESULTS/raise-cost-$short}"
 	pdir=$(mktemp -d)
-	restore() {
-		rm -rf "$pdir"
-		git -C "$BASE_DIR" am --abort > /dev/null 2>&1 || true
-		git -C "$BASE_DIR" checkout -q series
-		log "raise-cost: branch series checked out again; rebuilding the test kernel"
-		"$TOP/scripts/build.sh" test
-	}
-	trap restore EXIT
+	trap 'rm -rf "$pdir"; back_to_series raise-cost' EXIT
 	n=0
-	for p in $(git -C "$TOP" show "$scommit:series" | sed -e 's/#.*//' | awk 'NF { print $1 }'); do
+	for p in $(git -C "$TOP" show "$scommit:series" | series_names); do
 		n=$((n + 1))
 		git -C "$TOP" show "$scommit:patches/$p" > "$pdir/$(printf '%04d' $n)-$p"
 	done
@@ -81,7 +73,7 @@ for c in 1 2 4 8; do
 done
 {
 	echo "command=bash scripts/raise-cost.sh${args[*]:+ ${args[*]}}"
-	echo "platform=QEMU $(qemu-system-x86_64 --version | sed -n '1s/^QEMU emulator version //p'), TCG, 8 vCPUs on a $(nproc)-core $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | sed -n 1p) host, emulated Sapphire Rapids C-states (tools/emu-cstates), null_blk with 8, 4, 2 and 1 submit queues"
+	echo "platform=$(tcg_platform 8), emulated Sapphire Rapids C-states (tools/emu-cstates), null_blk with 8, 4, 2 and 1 submit queues"
 	echo "date=$(date -u +%F)"
 	echo "kernel=$kernel"
 	echo "note=$(grep -c . "$out/raisecost.tsv") work runs; $([ -d "$out" ] && grep -q 'blk_cpu_lat_raise' "$out/trace.txt" && echo "classified by the blk_cpu_lat events" || echo "classified by the dev_pm_qos request events (no blk_cpu_lat events in this kernel)")"

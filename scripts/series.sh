@@ -46,7 +46,7 @@ need_tree() {
 # The patch names in `series', in order (quilt style: comments, blank lines
 # and options after the name are ignored).
 series_list() {
-	sed -e 's/#.*//' "$SERIES" | awk 'NF {print $1}'
+	series_names < "$SERIES"
 }
 
 # Set the array `list' to the patch names in `series'.
