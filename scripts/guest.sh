@@ -48,6 +48,11 @@
 #     numbers under TCG need; it waits for a running build first.
 # The guest's init (tools/guest/init) mounts the share at /mnt/share, runs
 # the script there, writes its exit code into the share and powers off.
+# A boot whose kernel log has a report before SMP bring-up (start_kernel()
+# on the boot CPU, before any initcall; it turns lockdep off for the run)
+# runs no script: init says so in the share, and the guest boots once more
+# (OUT/console-void-boot.log keeps that boot's console; guest-info.txt
+# says void_boots=1). A second such boot fails (status 125).
 #
 # OUT (default $RESULTS/<script name without .sh>) is replaced on each run
 # (only if an earlier guest.sh made it): console.log, exit-code,
@@ -261,8 +266,21 @@ fi
 log "guest: booting $(cat "$build/include/config/kernel.release") ($accel, -smp $smp," \
 	"aio=$aio) to run $run; console in $out/console.log"
 start=$SECONDS
-rc=0
-timed "guest:$name" qemu_run "$tmo" "$out/console.log" "$accel" || rc=$?
+void_boots=0
+while :; do
+	rc=0
+	timed "guest:$name" qemu_run "$tmo" "$out/console.log" "$accel" || rc=$?
+	# tools/guest/init found a kernel report before SMP bring-up: that
+	# boot checked nothing (see there). Once; a second one fails below.
+	[ -f "$share/early-report" ] && [ "$void_boots" = 0 ] || break
+	void_boots=1
+	mv "$out/console.log" "$out/console-void-boot.log"
+	log "guest: a kernel report before SMP bring-up, before any initcall" \
+		"(\"$(cat "$share/early-report")\"): the boot is void (its console:" \
+		"$out/console-void-boot.log); booting once more"
+	rm -rf "$share/early-report" "$share/results"
+	mkdir -p "$share/results"
+done
 elapsed=$((SECONDS - start))
 [ "$lock" = 0 ] || flock -u 9
 if [ "$isolate" = 1 ]; then
@@ -278,13 +296,17 @@ fi
 
 cp -a "$share/results/." "$out/"
 [ ! -f "$share/guest-info" ] || cp "$share/guest-info" "$out/guest-info.txt"
-printf 'accel=%s\naio=%s\nwall_s=%s\nisolate=%s\n' "$accel" "$aio" "$elapsed" "$isolate" >> "$out/guest-info.txt"
+printf 'accel=%s\naio=%s\nwall_s=%s\nisolate=%s\nvoid_boots=%s\n' "$accel" "$aio" "$elapsed" "$isolate" "$void_boots" >> "$out/guest-info.txt"
 
 if [ $rc = 124 ] || [ $rc = 137 ]; then
 	tail -n 20 "$out/console.log" >&2
 	log "guest: TIMEOUT after $tmo s ($run)"
 	echo 124 > "$out/exit-code"
 	exit 124
+fi
+if [ -f "$share/early-report" ]; then
+	log "guest: a kernel report before SMP bring-up again, on the second boot: $(cat "$share/early-report")"
+	exit 125
 fi
 if [ ! -f "$share/exit-code" ]; then
 	tail -n 40 "$out/console.log" >&2
