@@ -61,7 +61,8 @@
 #
 # --govs, --configs and --workloads (comma lists) run a part of the matrix,
 # e.g. --govs menu --configs auto,c6off --workloads qd1,qd1-cpu0; a workload
-# is a job file tools/bench/NAME.fio.
+# is a job file tools/bench/NAME.fio, or qd1-t<N>us: QD1 with N us of think
+# time (tools/bench/qd1-think.fio; scripts/think-curve.sh).
 #
 # --queues N boots with virtio_blk.num_request_queues=N (default: one queue
 # per vCPU, each hctx covering one CPU; with 1 queue the hctx covers both
@@ -577,7 +578,8 @@ for c in $configs; do
 	[[ " $BENCH_CONFIGS " == *" $c "* ]] || die "--configs: unknown configuration '$c' ($BENCH_CONFIGS)"
 done
 for w in $workloads; do
-	[ -f "$TOP/tools/bench/$w.fio" ] || die "--workloads: no job file tools/bench/$w.fio"
+	[ -f "$TOP/tools/bench/$w.fio" ] || [[ $w =~ ^qd1-t[0-9]+us$ ]] ||
+		die "--workloads: no job file tools/bench/$w.fio, and not qd1-t<N>us"
 done
 [ -n "$govs" ] && [ -n "$configs" ] && [ -n "$workloads" ] || die "--govs, --configs and --workloads want a non-empty list"
 [ "$runtime" -ge 2 ] || die "--runtime must be at least 2 s"
@@ -614,6 +616,14 @@ wrapper() {
 		for f in "$TOP"/tools/bench/*.fio; do
 			echo "cat > \"\$bench_jobs/$(basename "$f")\" <<'EOF_FIO'"
 			cat "$f"
+			echo "EOF_FIO"
+		done
+		# qd1-t<N>us: tools/bench/qd1-think.fio with thinktime=N.
+		for f in $workloads; do
+			[[ $f =~ ^qd1-t([0-9]+)us$ ]] && [ ! -f "$TOP/tools/bench/$f.fio" ] || continue
+			echo "cat > \"\$bench_jobs/$f.fio\" <<'EOF_FIO'"
+			sed -e "s/^thinktime=.*/thinktime=${BASH_REMATCH[1]}/" \
+			    -e "s/^\[qd1-think\]/[$f]/" "$TOP/tools/bench/qd1-think.fio"
 			echo "EOF_FIO"
 		done
 		echo 'exec sh "$SHARE/bench.sh"'
