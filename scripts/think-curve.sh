@@ -125,6 +125,7 @@ report() {
 	[ -f "$sum" ] || die "no summary.json in $dir/bench or $dir"
 	tables "$sum" "$dir"
 	gnuplot <<-EOF_GP
+	govs = "$(cut -f2 "$dir/curve.tsv" | tail -n +2 | awk '!s[$0]++' | paste -sd' ' -)"
 	set terminal pngcairo size 1400,1000 font ",10"
 	set output "$dir/curve.png"
 	set datafile separator "\t"
@@ -137,23 +138,23 @@ report() {
 	x(t) = t > 0 ? t : 10
 	set title "latency ratios (1 = no change)"
 	set yrange [0:*]
-	plot for [g in "menu teo"] "$dir/curve.tsv" using (strcol(2) eq g ? x(\$1) : NaN):3 with linespoints title "p50 auto/off ".g, \
-	     for [g in "menu teo"] "$dir/curve.tsv" using (strcol(2) eq g ? x(\$1) : NaN):4 with linespoints title "p99 auto/off ".g, \
-	     for [g in "menu teo"] "$dir/curve.tsv" using (strcol(2) eq g ? x(\$1) : NaN):5 with linespoints dashtype 2 title "p50 auto/C6 off ".g, \
-	     for [g in "menu teo"] "$dir/curve.tsv" using (strcol(2) eq g ? x(\$1) : NaN):6 with linespoints dashtype 2 title "p99 auto/C6 off ".g
+	plot for [g in govs] "$dir/curve.tsv" using (strcol(2) eq g ? x(\$1) : NaN):3 with linespoints title "p50 auto/off ".g, \
+	     for [g in govs] "$dir/curve.tsv" using (strcol(2) eq g ? x(\$1) : NaN):4 with linespoints title "p99 auto/off ".g, \
+	     for [g in govs] "$dir/curve.tsv" using (strcol(2) eq g ? x(\$1) : NaN):5 with linespoints dashtype 2 title "p50 auto/C6 off ".g, \
+	     for [g in govs] "$dir/curve.tsv" using (strcol(2) eq g ? x(\$1) : NaN):6 with linespoints dashtype 2 title "p99 auto/C6 off ".g
 	set title "auto: PM QoS updates and misses per I/O"
-	plot for [g in "menu teo"] "$dir/curve.tsv" using (strcol(2) eq g ? x(\$1) : NaN):7 with linespoints title "QoS/IO ".g, \
-	     for [g in "menu teo"] "$dir/curve.tsv" using (strcol(2) eq g ? x(\$1) : NaN):8 with linespoints title "misses/IO ".g
+	plot for [g in govs] "$dir/curve.tsv" using (strcol(2) eq g ? x(\$1) : NaN):7 with linespoints title "QoS/IO ".g, \
+	     for [g in govs] "$dir/curve.tsv" using (strcol(2) eq g ? x(\$1) : NaN):8 with linespoints title "misses/IO ".g
 	set title "share of idle time in the deep state"
 	set yrange [0:1]
-	plot for [g in "menu teo"] "$dir/curve.tsv" using (strcol(2) eq g ? x(\$1) : NaN):9 with linespoints title "off ".g, \
-	     for [g in "menu teo"] "$dir/curve.tsv" using (strcol(2) eq g ? x(\$1) : NaN):10 with linespoints title "auto ".g, \
-	     for [g in "menu teo"] "$dir/curve.tsv" using (strcol(2) eq g ? x(\$1) : NaN):11 with linespoints title "C6 off ".g
+	plot for [g in govs] "$dir/curve.tsv" using (strcol(2) eq g ? x(\$1) : NaN):9 with linespoints title "off ".g, \
+	     for [g in govs] "$dir/curve.tsv" using (strcol(2) eq g ? x(\$1) : NaN):10 with linespoints title "auto ".g, \
+	     for [g in govs] "$dir/curve.tsv" using (strcol(2) eq g ? x(\$1) : NaN):11 with linespoints title "C6 off ".g
 	set title "local timer interrupts per CPU and second"
 	set yrange [0:*]
-	plot for [g in "menu teo"] "$dir/curve.tsv" using (strcol(2) eq g ? x(\$1) : NaN):12 with linespoints title "off ".g, \
-	     for [g in "menu teo"] "$dir/curve.tsv" using (strcol(2) eq g ? x(\$1) : NaN):13 with linespoints title "auto ".g, \
-	     for [g in "menu teo"] "$dir/curve.tsv" using (strcol(2) eq g ? x(\$1) : NaN):14 with linespoints title "C6 off ".g
+	plot for [g in govs] "$dir/curve.tsv" using (strcol(2) eq g ? x(\$1) : NaN):12 with linespoints title "off ".g, \
+	     for [g in govs] "$dir/curve.tsv" using (strcol(2) eq g ? x(\$1) : NaN):13 with linespoints title "auto ".g, \
+	     for [g in govs] "$dir/curve.tsv" using (strcol(2) eq g ? x(\$1) : NaN):14 with linespoints title "C6 off ".g
 	unset multiplot
 	EOF_GP
 	cat "$dir/curve.md"
