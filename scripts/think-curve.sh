@@ -126,7 +126,7 @@ report() {
 	tables "$sum" "$dir"
 	gnuplot <<-EOF_GP
 	govs = "$(cut -f2 "$dir/curve.tsv" | tail -n +2 | awk '!s[$0]++' | paste -sd' ' -)"
-	set terminal pngcairo size 1400,1000 font ",10"
+	set terminal pngcairo size 1400,1000 font ",10" noenhanced
 	set output "$dir/curve.png"
 	set datafile separator "\t"
 	set datafile missing "NaN"
