@@ -41,7 +41,9 @@ stats() {
 		printf f "\t" f "\t" f, m, a[1], a[NR] }'
 }
 
-# Run a command and append "name<TAB>seconds" to $WORK/timings.tsv.
+# timed NAME CMD... - run CMD and append "NAME<TAB>seconds" to $TIMINGS
+# (a plain shell variable, default $WORK/timings.tsv; scripts/main.sh sets
+# its own).
 timed() {
 	local name=$1 s e rc
 	shift
@@ -50,7 +52,7 @@ timed() {
 	rc=$?
 	e=$(date +%s)
 	mkdir -p "$WORK"
-	printf '%s\t%d\n' "$name" "$((e - s))" >> "$WORK/timings.tsv"
+	printf '%s\t%d\n' "$name" "$((e - s))" >> "${TIMINGS:-$WORK/timings.tsv}"
 	return $rc
 }
 

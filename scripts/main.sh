@@ -33,21 +33,15 @@ done
 [ $has_wl = 1 ] || bench_args+=(--workloads qd1,qd32)
 
 mkdir -p "$RESULTS/main"
-tsv=$RESULTS/main/timings.tsv
-: > "$tsv"
+# Not exported: the scripts below keep their own $WORK/timings.tsv.
+TIMINGS=$RESULTS/main/timings.tsv
+: > "$TIMINGS"
 start=$SECONDS
-# step NAME CMD...: run CMD, record its time
-step() {
-	local name=$1 s=$SECONDS
-	shift
-	"$@"
-	printf '%s\t%s\n' "$name" "$((SECONDS - s))" >> "$tsv"
-}
-step deps "$TOP/scripts/deps.sh"
-step baseline "$TOP/scripts/baseline.sh"
-step series "$TOP/scripts/series.sh" apply
-step build "$TOP/scripts/build.sh" test
-step bench "$TOP/scripts/bench.sh" "${bench_args[@]}"
-step curve "$TOP/scripts/think-curve.sh" "${curve_args[@]}"
-printf 'total\t%s\n' "$((SECONDS - start))" >> "$tsv"
-log "main: $((SECONDS - start)) s in all ($(step_times "$tsv")); results/bench/, results/think-curve/"
+timed deps "$TOP/scripts/deps.sh"
+timed baseline "$TOP/scripts/baseline.sh"
+timed series "$TOP/scripts/series.sh" apply
+timed build "$TOP/scripts/build.sh" test
+timed bench "$TOP/scripts/bench.sh" "${bench_args[@]}"
+timed curve "$TOP/scripts/think-curve.sh" "${curve_args[@]}"
+printf 'total\t%s\n' "$((SECONDS - start))" >> "$TIMINGS"
+log "main: $((SECONDS - start)) s in all ($(step_times "$TIMINGS")); results/bench/, results/think-curve/"
