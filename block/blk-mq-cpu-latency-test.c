@@ -13,10 +13,12 @@
 #include <kunit/test.h>
 #include <linux/blk-mq.h>
 #include <linux/blkdev.h>
+#include <linux/completion.h>
 #include <linux/cpu.h>
 #include <linux/cpuidle.h>
 #include <linux/delay.h>
 #include <linux/pm_qos.h>
+#include <linux/workqueue.h>
 
 #include "blk-mq.h"
 #include "blk-mq-cpu-latency.h"
@@ -76,8 +78,14 @@ static void blk_mq_cpu_lat_parse_test(struct kunit *test)
 
 /* Long enough to check "still raised" well inside it under emulation. */
 #define TEST_HOLD_MS	1000
+/*
+ * What the relax may take beyond the hold periods: the jiffy the hold is
+ * rounded up by, an RCU grace period and a work item's latency, under
+ * emulation with lockdep and KASAN.
+ */
+#define TEST_SLACK_MS	250
 /* Relaxed at the latest two hold periods after the last request. */
-#define TEST_RELAX_MS	(3 * TEST_HOLD_MS)
+#define TEST_RELAX_MS	(2 * TEST_HOLD_MS + TEST_SLACK_MS)
 #define TEST_LIMIT_US	4242
 #define NO_LIMIT	PM_QOS_RESUME_LATENCY_NO_CONSTRAINT
 
@@ -449,6 +457,179 @@ static void blk_mq_cpu_lat_work_rate_test(struct kunit *test)
 			    runs, ms);
 }
 
+/*
+ * Wait up to @ms for every CPU of @q's first hctx to hold @value; false
+ * also if the hctx has no present CPU.
+ */
+static bool wait_all(struct request_queue *q, s32 value, unsigned int ms)
+{
+	unsigned long end = jiffies + msecs_to_jiffies(ms);
+	unsigned int cpu, n = 0;
+
+	for_each_test_cpu(cpu, q) {
+		while (cpu_resume_latency(cpu) != value) {
+			if (time_after(jiffies, end))
+				return false;
+			usleep_range(1000, 2000);
+		}
+		n++;
+	}
+	/* No present CPU in the mask would prove nothing. */
+	return n > 0;
+}
+
+/*
+ * A stream followed by silence is relaxed one hold period after the raise,
+ * not two: the raise takes the issued mark of the requests that started
+ * the busy period, so the relax comes between one hold period and one
+ * hold period plus the slack after the last request.
+ */
+static void blk_mq_cpu_lat_relax_bound_test(struct kunit *test)
+{
+	struct test_ctx *ctx = test->priv;
+	struct request_queue *q = ctx->disk->queue;
+	unsigned long last;
+	unsigned int ms;
+
+	KUNIT_ASSERT_EQ(test, blk_mq_cpu_lat_set_mode(q, TEST_LIMIT_US), 0);
+	test_stream(test, ctx);
+	last = jiffies;
+	KUNIT_ASSERT_TRUE_MSG(test, wait_all(q, TEST_LIMIT_US, TEST_HOLD_MS / 2),
+			      "not raised");
+	KUNIT_ASSERT_TRUE_MSG(test, wait_all(q, NO_LIMIT, 3 * TEST_HOLD_MS),
+			      "not relaxed 3 hold periods after the last request");
+	ms = jiffies_to_msecs(jiffies - last);
+	KUNIT_EXPECT_GE_MSG(test, ms, TEST_HOLD_MS,
+			    "relaxed %u ms after the last request, inside the hold period",
+			    ms);
+	KUNIT_EXPECT_LE_MSG(test, ms, TEST_HOLD_MS + TEST_SLACK_MS,
+			    "relaxed %u ms after the last request, hold period %u ms",
+			    ms, TEST_HOLD_MS);
+}
+
+/* Two disks on one BLOCKING tag set; the first one's ->queue_rq() sleeps. */
+struct blocking_ctx {
+	struct blk_mq_tag_set set;
+	struct gendisk *sleeper, *disk;
+	struct completion wake;		/* lets the sleeping ->queue_rq() return */
+	struct completion slept;	/* the sleeper's request has ended */
+	struct work_struct work;	/* issues the sleeper's request */
+	bool sleeping;
+};
+
+static blk_status_t blocking_queue_rq(struct blk_mq_hw_ctx *hctx,
+				      const struct blk_mq_queue_data *bd)
+{
+	struct blocking_ctx *b = hctx->queue->queuedata;
+
+	might_sleep();
+	blk_mq_start_request(bd->rq);
+	if (hctx->queue == b->sleeper->queue) {
+		WRITE_ONCE(b->sleeping, true);
+		/* As nbd's ->queue_rq() waits for a connection to come back. */
+		wait_for_completion_timeout(&b->wake, 10 * HZ);
+		WRITE_ONCE(b->sleeping, false);
+	}
+	blk_mq_end_request(bd->rq, BLK_STS_OK);
+	return BLK_STS_OK;
+}
+
+static const struct blk_mq_ops blocking_mq_ops = {
+	.queue_rq = blocking_queue_rq,
+};
+
+static void blocking_work_fn(struct work_struct *work)
+{
+	struct blocking_ctx *b = container_of(work, struct blocking_ctx, work);
+	struct request *rq = blk_mq_alloc_request(b->sleeper->queue,
+						  REQ_OP_DRV_IN, 0);
+
+	if (!IS_ERR(rq)) {
+		blk_execute_rq(rq, false);
+		blk_mq_free_request(rq);
+	}
+	complete(&b->slept);
+}
+
+/* One request on @disk, completed in ->queue_rq(). */
+static void blocking_issue(struct kunit *test, struct gendisk *disk)
+{
+	struct request *rq = blk_mq_alloc_request(disk->queue, REQ_OP_DRV_IN, 0);
+
+	KUNIT_ASSERT_FALSE(test, IS_ERR(rq));
+	KUNIT_EXPECT_TRUE(test, blk_execute_rq(rq, false) == BLK_STS_OK);
+	blk_mq_free_request(rq);
+}
+
+/*
+ * A BLOCKING tag set shared by two disks (NVMe-oF namespaces, nbd): while
+ * one disk's ->queue_rq() sleeps, the other disk's busy period still ends
+ * one hold period (plus the slack) after its last request. The relax waits
+ * for no dispatch section of the tag set.
+ */
+static void blk_mq_cpu_lat_blocking_test(struct kunit *test)
+{
+	struct blocking_ctx *b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
+	struct request_queue *q;
+	unsigned long last;
+	unsigned int ms;
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, b);
+	init_completion(&b->wake);
+	init_completion(&b->slept);
+	INIT_WORK(&b->work, blocking_work_fn);
+	b->set.ops = &blocking_mq_ops;
+	b->set.nr_hw_queues = 1;
+	b->set.queue_depth = 4;
+	b->set.numa_node = NUMA_NO_NODE;
+	b->set.flags = BLK_MQ_F_BLOCKING;
+	KUNIT_ASSERT_EQ(test, blk_mq_alloc_tag_set(&b->set), 0);
+	b->sleeper = blk_mq_alloc_disk(&b->set, NULL, b);
+	b->disk = IS_ERR(b->sleeper) ? b->sleeper :
+		  blk_mq_alloc_disk(&b->set, NULL, b);
+	if (IS_ERR(b->disk)) {
+		KUNIT_FAIL(test, "blk_mq_alloc_disk: %pe", b->disk);
+		goto free_set;
+	}
+	q = b->disk->queue;
+
+	queue_work(system_dfl_wq, &b->work);
+	for (i = 0; i < 1000 && !READ_ONCE(b->sleeping); i++)
+		usleep_range(1000, 2000);
+	if (!READ_ONCE(b->sleeping)) {
+		KUNIT_FAIL(test, "the sleeper's ->queue_rq() never ran");
+		goto wake;
+	}
+
+	KUNIT_EXPECT_EQ(test, blk_mq_cpu_lat_set_mode(q, TEST_LIMIT_US), 0);
+	blocking_issue(test, b->disk);
+	blocking_issue(test, b->disk);
+	last = jiffies;
+	KUNIT_EXPECT_TRUE_MSG(test, wait_all(q, TEST_LIMIT_US, TEST_HOLD_MS / 2),
+			      "not raised");
+	KUNIT_EXPECT_TRUE_MSG(test,
+			      wait_all(q, NO_LIMIT, TEST_HOLD_MS + TEST_SLACK_MS),
+			      "relax waited for another disk's sleeping ->queue_rq()");
+	ms = jiffies_to_msecs(jiffies - last);
+	KUNIT_EXPECT_TRUE_MSG(test, READ_ONCE(b->sleeping),
+			      "the sleeper woke up before the check (%u ms)", ms);
+
+wake:
+	complete(&b->wake);
+	wait_for_completion(&b->slept);
+	blk_mq_cpu_lat_set_mode(q, BLK_MQ_CPU_LAT_OFF);
+	put_disk(b->disk);
+	put_disk(b->sleeper);
+	blk_mq_free_tag_set(&b->set);
+	return;
+
+free_set:
+	if (!IS_ERR(b->sleeper))
+		put_disk(b->sleeper);
+	blk_mq_free_tag_set(&b->set);
+}
+
 /* Starts a stream from a CPU's PM QoS notifier, once, when it is relaxed. */
 struct kick_nb {
 	struct notifier_block nb;
@@ -631,7 +812,9 @@ static struct kunit_case blk_mq_cpu_lat_test_cases[] = {
 	KUNIT_CASE(blk_mq_cpu_lat_sparse_test),
 	KUNIT_CASE(blk_mq_cpu_lat_stream_test),
 	KUNIT_CASE(blk_mq_cpu_lat_hold_test),
+	KUNIT_CASE(blk_mq_cpu_lat_relax_bound_test),
 	KUNIT_CASE(blk_mq_cpu_lat_stall_test),
+	KUNIT_CASE(blk_mq_cpu_lat_blocking_test),
 	KUNIT_CASE(blk_mq_cpu_lat_handshake_test),
 	KUNIT_CASE(blk_mq_cpu_lat_kick_during_relax_test),
 	KUNIT_CASE(blk_mq_cpu_lat_work_rate_test),

@@ -44,9 +44,14 @@
  *   driver gives a floor (the idle loop then ignores it anyway).
  *
  * - **Hold and relax.** The work item runs once per hold period
- *   (%BLK_MQ_CPU_LAT_HOLD_MS plus one jiffy) and takes the issued mark. Once
- *   a whole period went by without a request being issued, it relaxes the
- *   requests to %PM_QOS_RESUME_LATENCY_NO_CONSTRAINT. Requests still in
+ *   (%BLK_MQ_CPU_LAT_HOLD_MS plus one jiffy) and takes the issued mark; the
+ *   raise takes it too, so the first period counts only requests issued
+ *   after the raise. Once a whole period went by without a request being
+ *   issued, it relaxes the requests to %PM_QOS_RESUME_LATENCY_NO_CONSTRAINT
+ *   and wakes those of their CPUs that are idle, so that they pick a deep
+ *   state now and not at their next event. The relax therefore comes one to
+ *   two hold periods after the last request, plus one RCU grace period (see
+ *   below), rounded up to jiffies. Requests still in
  *   flight do not hold the limits: a request that takes longer than the hold
  *   period gains at most the deep state's exit latency over the hold period
  *   (under 4 % with C6 at 290 us), and requests that are requeued or parked
@@ -55,12 +60,18 @@
  *   comparing time stamps keeps a busy hctx raised even when the timer runs
  *   late.
  *
- * The relax pairs with the issue path without a barrier there: the work item
- * clears @raised, waits for the dispatch RCU (or SRCU) read sections that
- * blk_mq_start_request() runs in, and only then reads the issued mark. An
- * issuer that still saw the hctx raised has finished by then, and its mark
- * is visible: the hctx stays raised. An issuer that sees it not raised takes
- * the slow path above.
+ * The relax pairs with the issue path without a barrier there: the issue
+ * path marks the hctx and reads @raised inside one RCU read section (a
+ * preempt count or task counter increment), and the work item clears
+ * @raised, starts a grace period with start_poll_synchronize_rcu() and,
+ * in a later run once poll_state_synchronize_rcu() says it has elapsed,
+ * reads the issued mark. An issuer that still saw the hctx raised has
+ * finished by then, and its mark is visible: the hctx stays raised. An
+ * issuer that sees it not raised takes the slow path above. No work item
+ * sleeps for the grace period, and the relax waits for no dispatch: not for
+ * a BLOCKING tag set's SRCU readers (nbd's ->queue_rq() may sleep until a
+ * connection comes back, and NVMe-oF namespaces share one tag set), and not
+ * for drivers that start requests outside ->queue_rq().
  *
  * The CPUs are those of the hctx mask. For managed interrupts (NVMe and most
  * multi-queue drivers) the completion interrupt of a queue is affine to the
@@ -105,6 +116,8 @@
 #include <linux/mutex.h>
 #include <linux/percpu.h>
 #include <linux/pm_qos.h>
+#include <linux/rcupdate.h>
+#include <linux/sched/idle.h>
 #include <linux/sched/mm.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
@@ -154,6 +167,9 @@ struct blk_mq_cpu_lat_cpu {
  * @last_unraised: jiffies of the last request issued while not raised.
  * @kicked: an issuer asked for a busy period (see blk_mq_cpu_lat_kick()).
  * @state: %BLK_MQ_CPU_LAT_ACTIVE.
+ * @relaxing: @raised was cleared and @work waits for the grace period
+ *	@gp before it reads @issued.
+ * @gp: cookie of that grace period, from start_poll_synchronize_rcu().
  * @misses: requests issued while not raised, per CPU (statistics).
  * @hctx: the hardware queue.
  * @q: its request queue, referenced until this is freed.
@@ -181,6 +197,8 @@ struct blk_mq_cpu_lat {
 	unsigned long last_unraised;
 	unsigned long kicked;
 	unsigned long state;
+	bool relaxing;
+	unsigned long gp;
 	unsigned long __percpu *misses;
 
 	struct blk_mq_hw_ctx *hctx;
@@ -277,8 +295,11 @@ static s32 blk_mq_cpu_lat_apply(struct blk_mq_cpu_lat *cl)
 
 static void blk_mq_cpu_lat_raise(struct blk_mq_cpu_lat *cl)
 {
-	s32 min = blk_mq_cpu_lat_apply(cl);
+	s32 min;
 
+	/* The first hold period counts requests issued from here on. */
+	WRITE_ONCE(cl->issued, 0);
+	min = blk_mq_cpu_lat_apply(cl);
 	WRITE_ONCE(cl->raised, true);
 	/* Issuers that kicked before the line above belong to this period. */
 	WRITE_ONCE(cl->kicked, 0);
@@ -286,42 +307,49 @@ static void blk_mq_cpu_lat_raise(struct blk_mq_cpu_lat *cl)
 	trace_blk_cpu_lat_raise(cl->disk_name, cl->hctx_num, cl->nr_cpus, min);
 }
 
+/*
+ * Relax every request. A CPU that was held and is idle now is woken, so
+ * that its governor picks a state again with no limit: an idle CPU with its
+ * tick stopped would otherwise stay shallow until its next event.
+ */
 static void blk_mq_cpu_lat_release(struct blk_mq_cpu_lat *cl)
 {
+	struct blk_mq_cpu_lat_cpu *c;
 	unsigned int i;
 
 	cpus_read_lock();
-	for (i = 0; i < cl->nr_cpus; i++)
-		blk_mq_cpu_lat_set(&cl->cpus[i],
-				   PM_QOS_RESUME_LATENCY_NO_CONSTRAINT);
+	for (i = 0; i < cl->nr_cpus; i++) {
+		c = &cl->cpus[i];
+		if (c->value == PM_QOS_RESUME_LATENCY_NO_CONSTRAINT)
+			continue;
+		blk_mq_cpu_lat_set(c, PM_QOS_RESUME_LATENCY_NO_CONSTRAINT);
+		if (cpu_online(c->cpu))
+			wake_up_if_idle(c->cpu);
+	}
 	cpus_read_unlock();
 }
 
 /*
- * Wait until every issuer that may have seen @raised set has finished. The
- * issue path runs inside the dispatch RCU or SRCU read section of the tag
- * set; the tag set stays valid while the queue usage counter is held. When
- * the counter cannot be taken (queue frozen or freezing, dying, or pm_only
- * during runtime PM), there is no wait: at worst one request then goes
- * without the limit, and the next ones start a busy period.
+ * No request was issued for a whole hold period: clear @raised and start
+ * the grace period after which every issuer that still saw it set has made
+ * its mark visible (see __blk_mq_cpu_lat_issue()).
  */
-static void blk_mq_cpu_lat_wait_issuers(struct blk_mq_cpu_lat *cl)
+static void blk_mq_cpu_lat_start_relax(struct blk_mq_cpu_lat *cl)
 {
-	if (!blk_try_enter_queue(cl->q, false))
-		return;
-	blk_mq_wait_quiesce_done(cl->q->tag_set);
-	blk_queue_exit(cl->q);
+	WRITE_ONCE(cl->raised, false);
+	cl->gp = start_poll_synchronize_rcu();
+	cl->relaxing = true;
 }
 
 /*
- * End the busy period unless a request was issued. Return false, with the
- * hctx still raised, if one was.
+ * The grace period of the relax has elapsed: end the busy period unless a
+ * request was issued since the hold period ended. Return false, with the
+ * hctx raised again, if one was.
  */
-static bool blk_mq_cpu_lat_try_relax(struct blk_mq_cpu_lat *cl)
+static bool blk_mq_cpu_lat_finish_relax(struct blk_mq_cpu_lat *cl)
 {
-	WRITE_ONCE(cl->raised, false);
+	cl->relaxing = false;
 	/* Pairs with the issued mark stored before the raised check in the issue path. */
-	blk_mq_cpu_lat_wait_issuers(cl);
 	if (READ_ONCE(cl->issued)) {
 		WRITE_ONCE(cl->raised, true);
 		WRITE_ONCE(cl->kicked, 0);
@@ -362,20 +390,30 @@ static void blk_mq_cpu_lat_work_fn(struct work_struct *work)
 		return;
 
 	WRITE_ONCE(cl->runs, cl->runs + 1);
-	if (!cl->raised) {
+	if (cl->relaxing) {
+		/* Look again at the next tick until the grace period is over. */
+		if (!poll_state_synchronize_rcu(cl->gp)) {
+			queue_delayed_work(blk_mq_cpu_lat_wq, &cl->work, 1);
+			return;
+		}
+		if (blk_mq_cpu_lat_finish_relax(cl)) {
+			clear_bit(BLK_MQ_CPU_LAT_ACTIVE, &cl->state);
+			/* Pairs with smp_mb() in blk_mq_cpu_lat_kick(). */
+			smp_mb__after_atomic();
+			if (READ_ONCE(cl->kicked))
+				blk_mq_cpu_lat_kick(cl);
+			return;
+		}
+	} else if (!cl->raised) {
 		blk_mq_cpu_lat_raise(cl);
-	} else if (xchg(&cl->issued, 0) || !blk_mq_cpu_lat_try_relax(cl)) {
-		/* Still busy: follow drivers and CPUs that came and went. */
-		if (time_after(jiffies, cl->refreshed + BLK_MQ_CPU_LAT_REFRESH))
-			blk_mq_cpu_lat_apply(cl);
-	} else {
-		clear_bit(BLK_MQ_CPU_LAT_ACTIVE, &cl->state);
-		/* Pairs with smp_mb() in blk_mq_cpu_lat_kick(). */
-		smp_mb__after_atomic();
-		if (READ_ONCE(cl->kicked))
-			blk_mq_cpu_lat_kick(cl);
+	} else if (!xchg(&cl->issued, 0)) {
+		blk_mq_cpu_lat_start_relax(cl);
+		queue_delayed_work(blk_mq_cpu_lat_wq, &cl->work, 1);
 		return;
 	}
+	/* Still busy: follow drivers and CPUs that came and went. */
+	if (time_after(jiffies, cl->refreshed + BLK_MQ_CPU_LAT_REFRESH))
+		blk_mq_cpu_lat_apply(cl);
 	queue_delayed_work(blk_mq_cpu_lat_wq, &cl->work, blk_mq_cpu_lat_hold());
 }
 
@@ -399,18 +437,25 @@ static void blk_mq_cpu_lat_unraised(struct blk_mq_cpu_lat *cl)
  * __blk_mq_cpu_lat_issue - Hot path of blk_mq_cpu_lat_issue().
  * @cl: CPU latency QoS state of the hctx the request is issued on.
  *
- * Context: Any context, called with the queue usage counter held. From
- * ->queue_rq() this runs inside the dispatch RCU or SRCU read section of the
- * tag set, which the relax waits for; a driver that starts requests
- * elsewhere may see one request go without the limit as a busy period ends
- * (the next request starts a new one).
+ * The mark and the look at @raised form one RCU read section, whose end the
+ * relax waits for (with a polled grace period, never sleeping) before it
+ * reads the mark; it waits for no dispatch section of the tag set, so
+ * neither a BLOCKING driver that sleeps in ->queue_rq() nor a driver that
+ * starts requests outside it delays or defeats the relax.
+ *
+ * Context: Any context, called with the queue usage counter held.
  */
 void __blk_mq_cpu_lat_issue(struct blk_mq_cpu_lat *cl)
 {
-	/* Read after the grace period in blk_mq_cpu_lat_try_relax(). */
+	bool raised;
+
+	rcu_read_lock();
+	/* Read after the grace period in blk_mq_cpu_lat_finish_relax(). */
 	if (!READ_ONCE(cl->issued))
 		WRITE_ONCE(cl->issued, 1);
-	if (likely(READ_ONCE(cl->raised)))
+	raised = READ_ONCE(cl->raised);
+	rcu_read_unlock();
+	if (likely(raised))
 		return;
 	blk_mq_cpu_lat_unraised(cl);
 }
