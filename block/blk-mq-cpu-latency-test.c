@@ -119,16 +119,24 @@ static const struct blk_mq_ops test_mq_ops = {
 	.queue_rq = test_queue_rq,
 };
 
+/* A tag set of one hardware queue, four tags deep. */
+static int test_alloc_tag_set(struct blk_mq_tag_set *set,
+			      const struct blk_mq_ops *ops, unsigned int flags)
+{
+	set->ops = ops;
+	set->nr_hw_queues = 1;
+	set->queue_depth = 4;
+	set->numa_node = NUMA_NO_NODE;
+	set->flags = flags;
+	return blk_mq_alloc_tag_set(set);
+}
+
 static int test_init(struct kunit *test)
 {
 	struct test_ctx *ctx = kunit_kzalloc(test, sizeof(*ctx), GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_NULL(test, ctx);
-	ctx->set.ops = &test_mq_ops;
-	ctx->set.nr_hw_queues = 1;
-	ctx->set.queue_depth = 4;
-	ctx->set.numa_node = NUMA_NO_NODE;
-	KUNIT_ASSERT_EQ(test, blk_mq_alloc_tag_set(&ctx->set), 0);
+	KUNIT_ASSERT_EQ(test, test_alloc_tag_set(&ctx->set, &test_mq_ops, 0), 0);
 	ctx->disk = blk_mq_alloc_disk(&ctx->set, NULL, ctx);
 	if (IS_ERR(ctx->disk)) {
 		blk_mq_free_tag_set(&ctx->set);
@@ -187,15 +195,20 @@ static void test_complete(struct test_ctx *ctx)
 	ctx->held = NULL;
 }
 
-/* Issue one request that completes at once. */
-static void test_issue(struct kunit *test, struct test_ctx *ctx)
+/* Issue one request on @q that its driver completes at once. */
+static void test_issue_on(struct kunit *test, struct request_queue *q)
 {
-	struct request *rq = blk_mq_alloc_request(ctx->disk->queue,
-						  REQ_OP_DRV_IN, 0);
+	struct request *rq = blk_mq_alloc_request(q, REQ_OP_DRV_IN, 0);
 
 	KUNIT_ASSERT_FALSE(test, IS_ERR(rq));
 	KUNIT_EXPECT_TRUE(test, blk_execute_rq(rq, false) == BLK_STS_OK);
 	blk_mq_free_request(rq);
+}
+
+/* Issue one request that completes at once. */
+static void test_issue(struct kunit *test, struct test_ctx *ctx)
+{
+	test_issue_on(test, ctx->disk->queue);
 }
 
 /* Two requests within a hold period: a stream. */
@@ -211,17 +224,23 @@ static s32 cpu_resume_latency(unsigned int cpu)
 	return dev_pm_qos_raw_resume_latency(get_cpu_device(cpu));
 }
 
-/* Wait up to @ms for @cpu's resume latency to become @value. */
-static bool wait_resume_latency(unsigned int cpu, s32 value, unsigned int ms)
+/* Wait until jiffies @end for @cpu's resume latency to become @value. */
+static bool wait_resume_latency_until(unsigned int cpu, s32 value,
+				      unsigned long end)
 {
-	unsigned long end = jiffies + msecs_to_jiffies(ms);
-
 	do {
 		if (cpu_resume_latency(cpu) == value)
 			return true;
 		usleep_range(1000, 2000);
 	} while (time_before(jiffies, end));
 	return cpu_resume_latency(cpu) == value;
+}
+
+/* Wait up to @ms for @cpu's resume latency to become @value. */
+static bool wait_resume_latency(unsigned int cpu, s32 value, unsigned int ms)
+{
+	return wait_resume_latency_until(cpu, value,
+					 jiffies + msecs_to_jiffies(ms));
 }
 
 /*
@@ -467,11 +486,8 @@ static bool wait_all(struct request_queue *q, s32 value, unsigned int ms)
 	unsigned int cpu, n = 0;
 
 	for_each_test_cpu(cpu, q) {
-		while (cpu_resume_latency(cpu) != value) {
-			if (time_after(jiffies, end))
-				return false;
-			usleep_range(1000, 2000);
-		}
+		if (!wait_resume_latency_until(cpu, value, end))
+			return false;
 		n++;
 	}
 	/* No present CPU in the mask would prove nothing. */
@@ -551,16 +567,6 @@ static void blocking_work_fn(struct work_struct *work)
 	complete(&b->slept);
 }
 
-/* One request on @disk, completed in ->queue_rq(). */
-static void blocking_issue(struct kunit *test, struct gendisk *disk)
-{
-	struct request *rq = blk_mq_alloc_request(disk->queue, REQ_OP_DRV_IN, 0);
-
-	KUNIT_ASSERT_FALSE(test, IS_ERR(rq));
-	KUNIT_EXPECT_TRUE(test, blk_execute_rq(rq, false) == BLK_STS_OK);
-	blk_mq_free_request(rq);
-}
-
 /*
  * A BLOCKING tag set shared by two disks (NVMe-oF namespaces, nbd): while
  * one disk's ->queue_rq() sleeps, the other disk's busy period still ends
@@ -579,12 +585,8 @@ static void blk_mq_cpu_lat_blocking_test(struct kunit *test)
 	init_completion(&b->wake);
 	init_completion(&b->slept);
 	INIT_WORK(&b->work, blocking_work_fn);
-	b->set.ops = &blocking_mq_ops;
-	b->set.nr_hw_queues = 1;
-	b->set.queue_depth = 4;
-	b->set.numa_node = NUMA_NO_NODE;
-	b->set.flags = BLK_MQ_F_BLOCKING;
-	KUNIT_ASSERT_EQ(test, blk_mq_alloc_tag_set(&b->set), 0);
+	KUNIT_ASSERT_EQ(test, test_alloc_tag_set(&b->set, &blocking_mq_ops,
+						 BLK_MQ_F_BLOCKING), 0);
 	b->sleeper = blk_mq_alloc_disk(&b->set, NULL, b);
 	b->disk = IS_ERR(b->sleeper) ? b->sleeper :
 		  blk_mq_alloc_disk(&b->set, NULL, b);
@@ -603,8 +605,8 @@ static void blk_mq_cpu_lat_blocking_test(struct kunit *test)
 	}
 
 	KUNIT_EXPECT_EQ(test, blk_mq_cpu_lat_set_mode(q, TEST_LIMIT_US), 0);
-	blocking_issue(test, b->disk);
-	blocking_issue(test, b->disk);
+	test_issue_on(test, q);
+	test_issue_on(test, q);
 	last = jiffies;
 	KUNIT_EXPECT_TRUE_MSG(test, wait_all(q, TEST_LIMIT_US, TEST_HOLD_MS / 2),
 			      "not raised");
