@@ -22,6 +22,7 @@
 #define SH		CPUIDLE_FLAG_SHALLOW
 #define TLB		CPUIDLE_FLAG_TLB_FLUSHED
 #define TSTOP		CPUIDLE_FLAG_TIMER_STOP
+#define OFF		CPUIDLE_FLAG_OFF
 
 /**
  * struct shallow_case - One state table and what the rule must make of it.
@@ -72,9 +73,21 @@ static const struct shallow_case shallow_cases[] = {
 	     S("C10", 680, TLB)),
 	CASE("MTL-L, C1E 1 us", 139, 1,
 	     POLL, S("C1E", 1, SH), S("C6", 140, TLB), S("C10", 310, TLB)),
-	CASE("C1E disabled by the user is still the anchor", 289, 2,
-	     POLL, S("C1", 1, SH), S("C1E", 2, SH | CPUIDLE_FLAG_OFF),
+	/* Disabled states (OFF: as registered, or by the user in sysfs). */
+	CASE("SPR, C1 missing from _CST: C1E is the anchor", 289, 2,
+	     POLL, S("C1", 1, SH | OFF), S("C1E", 2, SH), S("C6", 290, TLB)),
+	CASE("C1E disabled: C1 is the anchor, C6 still the bound", 289, 1,
+	     POLL, S("C1", 1, SH), S("C1E", 2, SH | OFF), S("C6", 290, TLB)),
+	CASE("C1 and C1E disabled: no limit, it would leave only POLL", -ENOENT,
+	     -1, POLL, S("C1", 1, SH | OFF), S("C1E", 2, SH | OFF),
 	     S("C6", 290, TLB)),
+	CASE("GNR-X, C6 disabled is still rejected", 169, 2,
+	     POLL, S("C1", 1, SH), S("C1E", 4, SH), S("C6", 170, TLB | OFF),
+	     S("C6P", 210, TLB)),
+	CASE("ADL, C1E unusable (driver) and no C1: no limit", -ENOENT, -1,
+	     POLL, S("C1E", 2, SH | CPUIDLE_FLAG_UNUSABLE), S("C6", 220, TLB)),
+	CASE("ARM PSCI, WFI disabled: no limit", -ENOENT, -1,
+	     S("WFI", 1, OFF), S("cpu-sleep", 370, TSTOP)),
 	CASE("next state 1 us slower than the anchor", 10, 2,
 	     POLL, S("C1", 2, SH), S("C1E", 10, SH), S("C6", 11, TLB)),
 	CASE("old Atom, unflagged MWAIT C2 at 20 us", 19, 1,
@@ -122,24 +135,40 @@ static void shallow_case_desc(const struct shallow_case *c, char *desc)
 
 KUNIT_ARRAY_PARAM(shallow, shallow_cases, shallow_case_desc);
 
+/* The states disabled on a CPU the table is registered for, as cpuidle does. */
+static unsigned long table_disabled(const struct cpuidle_driver *drv)
+{
+	unsigned long disabled = 0;
+	int i;
+
+	for (i = 0; i < drv->state_count; i++) {
+		if (drv->states[i].flags & (OFF | CPUIDLE_FLAG_UNUSABLE))
+			disabled |= BIT(i);
+	}
+	return disabled;
+}
+
 /* The rule gives the expected limit for each table. */
 static void cpuidle_shallow_table_test(struct kunit *test)
 {
 	const struct shallow_case *c = test->param_value;
 
-	KUNIT_EXPECT_EQ(test, cpuidle_driver_shallow_latency(&c->drv),
+	KUNIT_EXPECT_EQ(test, cpuidle_driver_shallow_latency(&c->drv,
+							     table_disabled(&c->drv)),
 			c->expected);
 }
 
 /*
- * Whatever the limit returned, the governors (which admit a state whose
- * exit latency is at most the limit) keep the anchor and every shallower
- * non-polling state, reject every deeper state, and do not poll.
+ * Whatever the limit returned, the governors (which admit an enabled state
+ * whose exit latency is at most the limit) keep the anchor and every
+ * shallower enabled non-polling state, reject every deeper enabled state,
+ * and do not poll.
  */
 static void cpuidle_shallow_admits_anchor_test(struct kunit *test)
 {
 	const struct shallow_case *c = test->param_value;
-	s32 limit = cpuidle_driver_shallow_latency(&c->drv);
+	unsigned long disabled = table_disabled(&c->drv);
+	s32 limit = cpuidle_driver_shallow_latency(&c->drv, disabled);
 	u64 limit_ns;
 	int i;
 
@@ -148,13 +177,13 @@ static void cpuidle_shallow_admits_anchor_test(struct kunit *test)
 		return;
 	}
 	KUNIT_ASSERT_GT(test, limit, 0);
-	KUNIT_EXPECT_GE(test, limit, cpuidle_driver_min_latency(&c->drv));
+	KUNIT_EXPECT_GE(test, limit, cpuidle_driver_min_latency(&c->drv, disabled));
 
 	limit_ns = (u64)limit * NSEC_PER_USEC;
 	for (i = 0; i < c->drv.state_count; i++) {
 		const struct cpuidle_state *s = &c->drv.states[i];
 
-		if (s->flags & CPUIDLE_FLAG_POLLING)
+		if (s->flags & CPUIDLE_FLAG_POLLING || disabled & BIT(i))
 			continue;
 		if (i <= c->anchor)
 			KUNIT_EXPECT_LE_MSG(test, s->exit_latency_ns, limit_ns,
@@ -193,7 +222,14 @@ static const struct min_case min_cases[] = {
 		 S("WFI", 1, 0), S("cpu-sleep", 370, TSTOP)),
 	MIN_CASE("exit latency below 1 us rounds up to 1", 1,
 		 POLL, S("C1", 0, 0)),
+	MIN_CASE("SPR, C1 missing from _CST: C1E", 2,
+		 POLL, S("C1", 1, SH | OFF), S("C1E", 2, SH), S("C6", 290, TLB)),
+	MIN_CASE("C1 and C1E disabled: C6", 290,
+		 POLL, S("C1", 1, SH | OFF), S("C1E", 2, SH | OFF),
+		 S("C6", 290, TLB)),
 	MIN_CASE("polling only", -ENOENT, POLL),
+	MIN_CASE("every non-polling state disabled", -ENOENT,
+		 POLL, S("C1", 1, SH | OFF), S("C6", 290, TLB | OFF)),
 };
 
 static void min_case_desc(const struct min_case *c, char *desc)
@@ -203,12 +239,14 @@ static void min_case_desc(const struct min_case *c, char *desc)
 
 KUNIT_ARRAY_PARAM(min, min_cases, min_case_desc);
 
-/* The floor for explicit limits is the first non-polling exit latency. */
+/* The floor for explicit limits is the first enabled non-polling exit latency. */
 static void cpuidle_min_latency_test(struct kunit *test)
 {
 	const struct min_case *c = test->param_value;
 
-	KUNIT_EXPECT_EQ(test, cpuidle_driver_min_latency(&c->drv), c->expected);
+	KUNIT_EXPECT_EQ(test, cpuidle_driver_min_latency(&c->drv,
+							 table_disabled(&c->drv)),
+			c->expected);
 }
 
 static int fake_enter(struct cpuidle_device *dev, struct cpuidle_driver *drv,
@@ -287,11 +325,70 @@ static void cpuidle_cpu_limit_test(struct kunit *test)
 	}
 }
 
+/* Set or clear the user's disable bit of state @idx on every online CPU. */
+static void set_user_disabled(int idx, bool disable)
+{
+	struct cpuidle_device *dev;
+	unsigned int cpu;
+
+	for_each_online_cpu(cpu) {
+		dev = per_cpu(cpuidle_devices, cpu);
+		if (disable)
+			dev->states_usage[idx].disable |= CPUIDLE_STATE_DISABLED_BY_USER;
+		else
+			dev->states_usage[idx].disable &= ~CPUIDLE_STATE_DISABLED_BY_USER;
+	}
+}
+
+/* Every online CPU has the limits @shallow and @min. */
+static void expect_online_limits(struct kunit *test, s32 shallow, s32 min,
+				 const char *what)
+{
+	struct cpuidle_cpu_latency *lim = alloc_limits(test);
+	unsigned int i;
+
+	cpus_read_lock();
+	cpuidle_latency_limits(cpu_online_mask, lim);
+	for (i = 0; i < num_online_cpus(); i++) {
+		KUNIT_EXPECT_EQ_MSG(test, lim[i].shallow, shallow, "%s", what);
+		KUNIT_EXPECT_EQ_MSG(test, lim[i].min, min, "%s", what);
+	}
+	cpus_read_unlock();
+}
+
+/*
+ * States disabled on the CPUs, as the user does in sysfs, are followed at
+ * the next call: C1 disabled raises the floor to C1E, C1 and C1E disabled
+ * leave no shallow limit (it would make the CPU poll), and enabling them
+ * again gives the first limits back.
+ */
+static void cpuidle_disabled_states_test(struct kunit *test)
+{
+	if (cpuidle_get_driver())
+		kunit_skip(test, "cpuidle driver %s already registered",
+			   cpuidle_get_driver()->name);
+
+	fake_spr_driver.cpumask = (struct cpumask *)cpu_online_mask;
+	KUNIT_ASSERT_EQ(test, cpuidle_register(&fake_spr_driver, NULL), 0);
+
+	expect_online_limits(test, 289, 1, "all states enabled");
+	set_user_disabled(0, true);
+	expect_online_limits(test, 289, 2, "C1 disabled");
+	set_user_disabled(1, true);
+	expect_online_limits(test, -ENOENT, 290, "C1 and C1E disabled");
+	set_user_disabled(0, false);
+	set_user_disabled(1, false);
+	expect_online_limits(test, 289, 1, "enabled again");
+
+	cpuidle_unregister(&fake_spr_driver);
+}
+
 static struct kunit_case cpuidle_latency_test_cases[] = {
 	KUNIT_CASE_PARAM(cpuidle_shallow_table_test, shallow_gen_params),
 	KUNIT_CASE_PARAM(cpuidle_shallow_admits_anchor_test, shallow_gen_params),
 	KUNIT_CASE_PARAM(cpuidle_min_latency_test, min_gen_params),
 	KUNIT_CASE(cpuidle_cpu_limit_test),
+	KUNIT_CASE(cpuidle_disabled_states_test),
 	{}
 };
 
