@@ -18,6 +18,7 @@
 #include <linux/cpuidle.h>
 #include <linux/delay.h>
 #include <linux/pm_qos.h>
+#include <linux/suspend.h>
 #include <linux/workqueue.h>
 
 #include "blk-mq.h"
@@ -131,6 +132,80 @@ static int test_alloc_tag_set(struct blk_mq_tag_set *set,
 	return blk_mq_alloc_tag_set(set);
 }
 
+static int fake_enter(struct cpuidle_device *dev, struct cpuidle_driver *drv,
+		      int index)
+{
+	return index;
+}
+
+/*
+ * intel_idle's SPR table (auto: 289) and SKX's C1 at 2 us (floor: 2), and
+ * the table every test gets unless it registers another one: floor 1, so
+ * that an explicit %TEST_LIMIT_US is set as written.
+ */
+static struct cpuidle_driver fake_drivers[] = {
+	{
+		.name = "kunit_spr",
+		.states = {
+			{ .name = "C1", .exit_latency = 1, .target_residency = 1,
+			  .flags = CPUIDLE_FLAG_SHALLOW, .enter = fake_enter },
+			{ .name = "C1E", .exit_latency = 2, .target_residency = 4,
+			  .flags = CPUIDLE_FLAG_SHALLOW, .enter = fake_enter },
+			{ .name = "C6", .exit_latency = 290,
+			  .target_residency = 800,
+			  .flags = CPUIDLE_FLAG_TLB_FLUSHED, .enter = fake_enter },
+		},
+		.state_count = 3,
+	},
+	{
+		.name = "kunit_skx",
+		.states = {
+			{ .name = "C1", .exit_latency = 2, .target_residency = 2,
+			  .flags = CPUIDLE_FLAG_SHALLOW, .enter = fake_enter },
+			{ .name = "C1E", .exit_latency = 10,
+			  .target_residency = 20,
+			  .flags = CPUIDLE_FLAG_SHALLOW, .enter = fake_enter },
+			{ .name = "C6", .exit_latency = 133,
+			  .target_residency = 600,
+			  .flags = CPUIDLE_FLAG_TLB_FLUSHED, .enter = fake_enter },
+		},
+		.state_count = 3,
+	},
+	{
+		.name = "kunit_default",
+		.states = {
+			{ .name = "C1", .exit_latency = 1, .target_residency = 1,
+			  .flags = CPUIDLE_FLAG_SHALLOW, .enter = fake_enter },
+			{ .name = "C6", .exit_latency = 5000,
+			  .target_residency = 10000,
+			  .flags = CPUIDLE_FLAG_TLB_FLUSHED, .enter = fake_enter },
+		},
+		.state_count = 2,
+	},
+};
+
+#define FAKE_DEFAULT	(&fake_drivers[2])
+
+/* Unregister the driver this test registered, if any. */
+static void test_unregister_driver(struct test_ctx *ctx)
+{
+	if (ctx->drv)
+		cpuidle_unregister(ctx->drv);
+	ctx->drv = NULL;
+}
+
+static void test_register_driver(struct kunit *test, struct test_ctx *ctx,
+				 struct cpuidle_driver *drv)
+{
+	test_unregister_driver(ctx);
+	if (cpuidle_get_driver())
+		kunit_skip(test, "cpuidle driver %s already registered",
+			   cpuidle_get_driver()->name);
+	drv->cpumask = (struct cpumask *)cpu_online_mask;
+	KUNIT_ASSERT_EQ(test, cpuidle_register(drv, NULL), 0);
+	ctx->drv = drv;
+}
+
 static int test_init(struct kunit *test)
 {
 	struct test_ctx *ctx = kunit_kzalloc(test, sizeof(*ctx), GFP_KERNEL);
@@ -146,6 +221,12 @@ static int test_init(struct kunit *test)
 	ctx->saved_hold_ms = blk_mq_cpu_lat_hold_ms;
 	WRITE_ONCE(blk_mq_cpu_lat_hold_ms, TEST_HOLD_MS);
 	test->priv = ctx;
+	/* A CPU without a cpuidle driver gets no request at all. */
+	if (!cpuidle_get_driver()) {
+		FAKE_DEFAULT->cpumask = (struct cpumask *)cpu_online_mask;
+		if (!cpuidle_register(FAKE_DEFAULT, NULL))
+			ctx->drv = FAKE_DEFAULT;
+	}
 	return 0;
 }
 
@@ -160,8 +241,7 @@ static void test_exit(struct kunit *test)
 		put_disk(ctx->disk);
 		blk_mq_free_tag_set(&ctx->set);
 	}
-	if (ctx->drv)
-		cpuidle_unregister(ctx->drv);
+	test_unregister_driver(ctx);
 	WRITE_ONCE(blk_mq_cpu_lat_hold_ms, ctx->saved_hold_ms);
 }
 
@@ -273,54 +353,6 @@ static void expect_now(struct kunit *test, struct request_queue *q, s32 value,
 	for_each_test_cpu(cpu, q)
 		KUNIT_EXPECT_EQ_MSG(test, cpu_resume_latency(cpu), value,
 				    "CPU%u %s", cpu, what);
-}
-
-static int fake_enter(struct cpuidle_device *dev, struct cpuidle_driver *drv,
-		      int index)
-{
-	return index;
-}
-
-/* intel_idle's SPR table (auto: 289) and SKX's C1 at 2 us (floor: 2). */
-static struct cpuidle_driver fake_drivers[] = {
-	{
-		.name = "kunit_spr",
-		.states = {
-			{ .name = "C1", .exit_latency = 1, .target_residency = 1,
-			  .flags = CPUIDLE_FLAG_SHALLOW, .enter = fake_enter },
-			{ .name = "C1E", .exit_latency = 2, .target_residency = 4,
-			  .flags = CPUIDLE_FLAG_SHALLOW, .enter = fake_enter },
-			{ .name = "C6", .exit_latency = 290,
-			  .target_residency = 800,
-			  .flags = CPUIDLE_FLAG_TLB_FLUSHED, .enter = fake_enter },
-		},
-		.state_count = 3,
-	},
-	{
-		.name = "kunit_skx",
-		.states = {
-			{ .name = "C1", .exit_latency = 2, .target_residency = 2,
-			  .flags = CPUIDLE_FLAG_SHALLOW, .enter = fake_enter },
-			{ .name = "C1E", .exit_latency = 10,
-			  .target_residency = 20,
-			  .flags = CPUIDLE_FLAG_SHALLOW, .enter = fake_enter },
-			{ .name = "C6", .exit_latency = 133,
-			  .target_residency = 600,
-			  .flags = CPUIDLE_FLAG_TLB_FLUSHED, .enter = fake_enter },
-		},
-		.state_count = 3,
-	},
-};
-
-static void test_register_driver(struct kunit *test, struct test_ctx *ctx,
-				 struct cpuidle_driver *drv)
-{
-	if (cpuidle_get_driver())
-		kunit_skip(test, "cpuidle driver %s already registered",
-			   cpuidle_get_driver()->name);
-	drv->cpumask = (struct cpumask *)cpu_online_mask;
-	KUNIT_ASSERT_EQ(test, cpuidle_register(drv, NULL), 0);
-	ctx->drv = drv;
 }
 
 /* Enabled and idle: nothing is constrained, and the mode reads back. */
@@ -713,6 +745,7 @@ static void blk_mq_cpu_lat_auto_no_driver_test(struct kunit *test)
 	struct test_ctx *ctx = test->priv;
 	struct request_queue *q = ctx->disk->queue;
 
+	test_unregister_driver(ctx);
 	if (cpuidle_get_driver())
 		kunit_skip(test, "cpuidle driver %s registered",
 			   cpuidle_get_driver()->name);
@@ -720,6 +753,51 @@ static void blk_mq_cpu_lat_auto_no_driver_test(struct kunit *test)
 	test_stream(test, ctx);
 	msleep(100);
 	expect_now(test, q, NO_LIMIT, "constrained without a driver");
+}
+
+/*
+ * An explicit limit without a cpuidle driver constrains nothing either:
+ * readers other than cpuidle (ti_sci_suspend()) would take it at its word.
+ */
+static void blk_mq_cpu_lat_explicit_no_driver_test(struct kunit *test)
+{
+	struct test_ctx *ctx = test->priv;
+	struct request_queue *q = ctx->disk->queue;
+
+	test_unregister_driver(ctx);
+	if (cpuidle_get_driver())
+		kunit_skip(test, "cpuidle driver %s registered",
+			   cpuidle_get_driver()->name);
+	KUNIT_ASSERT_EQ(test, blk_mq_cpu_lat_set_mode(q, TEST_LIMIT_US), 0);
+	test_stream(test, ctx);
+	msleep(100);
+	expect_now(test, q, NO_LIMIT, "constrained without a driver");
+}
+
+/*
+ * System suspend relaxes a raised queue at once, not a hold period later,
+ * and nothing is raised until resume; then streams raise again.
+ */
+static void blk_mq_cpu_lat_suspend_test(struct kunit *test)
+{
+	struct test_ctx *ctx = test->priv;
+	struct request_queue *q = ctx->disk->queue;
+
+	KUNIT_ASSERT_EQ(test, blk_mq_cpu_lat_set_mode(q, TEST_LIMIT_US), 0);
+	test_stream(test, ctx);
+	expect_all(test, q, TEST_LIMIT_US, TEST_HOLD_MS / 2, "not raised");
+
+	blk_mq_cpu_lat_pm_notify(NULL, PM_SUSPEND_PREPARE, NULL);
+	expect_now(test, q, NO_LIMIT, "still raised once suspend prepared");
+	test_stream(test, ctx);
+	test_stream(test, ctx);
+	msleep(100);
+	expect_now(test, q, NO_LIMIT, "raised while suspended");
+	blk_mq_cpu_lat_pm_notify(NULL, PM_POST_SUSPEND, NULL);
+
+	test_stream(test, ctx);
+	expect_all(test, q, TEST_LIMIT_US, TEST_HOLD_MS / 2,
+		   "not raised after resume");
 }
 
 /* An explicit limit below the first non-polling state is clamped to it. */
@@ -822,6 +900,8 @@ static struct kunit_case blk_mq_cpu_lat_test_cases[] = {
 	KUNIT_CASE(blk_mq_cpu_lat_work_rate_test),
 	KUNIT_CASE(blk_mq_cpu_lat_auto_test),
 	KUNIT_CASE(blk_mq_cpu_lat_auto_no_driver_test),
+	KUNIT_CASE(blk_mq_cpu_lat_explicit_no_driver_test),
+	KUNIT_CASE(blk_mq_cpu_lat_suspend_test),
 	KUNIT_CASE(blk_mq_cpu_lat_clamp_test),
 	KUNIT_CASE(blk_mq_cpu_lat_remap_test),
 	KUNIT_CASE(blk_mq_cpu_lat_teardown_test),

@@ -38,10 +38,14 @@
  *   polling. The limits are computed at every raise, with one look at each
  *   cpuidle driver's state table for all the CPUs of the hctx, and again
  *   once a second while raised, so cpuidle drivers that register late and
- *   CPUs that come back are followed. In "auto", a
- *   CPU that gets no limit (no cpuidle driver, nothing deeper than C1) gets
- *   no request; an explicit limit is set as written where no cpuidle
- *   driver gives a floor (the idle loop then ignores it anyway).
+ *   CPUs that come back are followed, and so are states the user disables
+ *   or enables. A CPU that gets no limit (in "auto": no cpuidle driver,
+ *   nothing deeper than C1, every shallow state disabled; in either mode:
+ *   no cpuidle driver, or no enabled state that does not poll) gets no
+ *   request. The per-CPU resume latency is read by more than cpuidle
+ *   (ti_sci_suspend() sends the largest one to firmware, the CPU power
+ *   domain governor checks it), so a CPU whose idle states no limit can
+ *   change is not constrained at all.
  *
  * - **Hold and relax.** The work item runs once per hold period
  *   (%BLK_MQ_CPU_LAT_HOLD_MS plus one jiffy) and takes the issued mark; the
@@ -84,6 +88,12 @@
  * CPU picks next, it sends it no interrupt and runs no work on it. Polled
  * queues are skipped: they spin anyway.
  *
+ * - **System suspend.** A request still raised when the system suspends
+ *   would reach readers such as ti_sci_suspend() as a firmware constraint.
+ *   On %PM_SUSPEND_PREPARE (and before hibernation and restore) every hctx
+ *   is relaxed at once, without waiting for its hold period, and no hctx is
+ *   raised again until the system has resumed.
+ *
  * The governors (menu, teo, ladder) are not changed: they read the per-CPU
  * limit through cpuidle_governor_latency_req(). The global CPU latency QoS is
  * not touched. Raises and relaxes show up as blk_cpu_lat_raise and
@@ -122,6 +132,7 @@
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/suspend.h>
 #include <linux/sysfs.h>
 #include <linux/workqueue.h>
 #include <kunit/visibility.h>
@@ -175,6 +186,7 @@ struct blk_mq_cpu_lat_cpu {
  * @q: its request queue, referenced until this is freed.
  * @mode: %BLK_MQ_CPU_LAT_AUTO or an explicit limit in microseconds.
  * @detached: no longer reachable from @hctx; @work must not touch @hctx.
+ * @node: entry in blk_mq_cpu_lat_list, for system suspend.
  * @disk_name: name of the disk, for tracing (the disk may go away first).
  * @hctx_num: index of the hctx, for tracing (@work never touches @hctx).
  * @refreshed: jiffies when the limits were last computed.
@@ -205,6 +217,7 @@ struct blk_mq_cpu_lat {
 	struct request_queue *q;
 	int mode;
 	bool detached;
+	struct list_head node;
 	char disk_name[DISK_NAME_LEN];
 	unsigned int hctx_num;
 	unsigned long refreshed;
@@ -222,8 +235,17 @@ struct blk_mq_cpu_lat {
 /* Raises, relaxes and frees; unbound: off the submitting and isolated CPUs. */
 static struct workqueue_struct *blk_mq_cpu_lat_wq;
 
-/* Serializes attaching and detaching against debugfs readers. */
+/*
+ * Serializes attaching and detaching against debugfs readers, and protects
+ * blk_mq_cpu_lat_list.
+ */
 static DEFINE_MUTEX(blk_mq_cpu_lat_mutex);
+
+/* All allocated state, for system suspend; under blk_mq_cpu_lat_mutex. */
+static LIST_HEAD(blk_mq_cpu_lat_list);
+
+/* The system is suspending or suspended: raise nothing. */
+static bool blk_mq_cpu_lat_suspended;
 
 /*
  * The hold period in jiffies. A timer of N jiffies may fire after N - 1 full
@@ -241,6 +263,9 @@ static s32 blk_mq_cpu_lat_limit(int mode,
 	if (mode == BLK_MQ_CPU_LAT_AUTO)
 		return lim->shallow > 0 ? lim->shallow :
 					  PM_QOS_RESUME_LATENCY_NO_CONSTRAINT;
+	/* No cpuidle driver, or only polling left: nothing to choose from. */
+	if (lim->min < 0)
+		return PM_QOS_RESUME_LATENCY_NO_CONSTRAINT;
 	/* Explicit: never so low that the governors would poll. */
 	return max(mode, lim->min);
 }
@@ -363,6 +388,26 @@ static bool blk_mq_cpu_lat_finish_relax(struct blk_mq_cpu_lat *cl)
 }
 
 /*
+ * The system is suspending: relax now, whatever was issued, and end the
+ * busy period without looking at @kicked. Issuers that kick from here on
+ * find the work item relaxing nothing until the system has resumed.
+ */
+static void blk_mq_cpu_lat_suspend(struct blk_mq_cpu_lat *cl)
+{
+	bool was_raised = cl->raised || cl->relaxing;
+
+	WRITE_ONCE(cl->raised, false);
+	cl->relaxing = false;
+	blk_mq_cpu_lat_release(cl);
+	if (was_raised) {
+		WRITE_ONCE(cl->relaxes, cl->relaxes + 1);
+		trace_blk_cpu_lat_relax(cl->disk_name, cl->hctx_num,
+					cl->nr_cpus);
+	}
+	clear_bit(BLK_MQ_CPU_LAT_ACTIVE, &cl->state);
+}
+
+/*
  * Start a busy period unless one is running. @kicked tells the work item
  * ending a busy period that a kick may have been lost to its ACTIVE bit.
  */
@@ -390,6 +435,10 @@ static void blk_mq_cpu_lat_work_fn(struct work_struct *work)
 		return;
 
 	WRITE_ONCE(cl->runs, cl->runs + 1);
+	if (READ_ONCE(blk_mq_cpu_lat_suspended)) {
+		blk_mq_cpu_lat_suspend(cl);
+		return;
+	}
 	if (cl->relaxing) {
 		/* Look again at the next tick until the grace period is over. */
 		if (!poll_state_synchronize_rcu(cl->gp)) {
@@ -517,6 +566,9 @@ static struct blk_mq_cpu_lat *blk_mq_cpu_lat_alloc(struct blk_mq_hw_ctx *hctx,
 	cl->last_unraised = jiffies - blk_mq_cpu_lat_hold();
 	INIT_DELAYED_WORK(&cl->work, blk_mq_cpu_lat_work_fn);
 	INIT_WORK(&cl->free_work, blk_mq_cpu_lat_free_fn);
+	mutex_lock(&blk_mq_cpu_lat_mutex);
+	list_add_tail(&cl->node, &blk_mq_cpu_lat_list);
+	mutex_unlock(&blk_mq_cpu_lat_mutex);
 	return cl;
 }
 
@@ -532,6 +584,9 @@ static void blk_mq_cpu_lat_free(struct blk_mq_cpu_lat *cl)
 	if (!cl)
 		return;
 
+	mutex_lock(&blk_mq_cpu_lat_mutex);
+	list_del(&cl->node);
+	mutex_unlock(&blk_mq_cpu_lat_mutex);
 	WRITE_ONCE(cl->detached, true);
 	cancel_delayed_work_sync(&cl->work);
 	cpus_read_lock();
@@ -879,9 +934,58 @@ int blk_mq_cpu_lat_debugfs_show(struct blk_mq_hw_ctx *hctx, struct seq_file *m)
 }
 #endif
 
+/**
+ * blk_mq_cpu_lat_pm_notify - Relax every hctx before a system sleep.
+ * @nb: the notifier block (unused).
+ * @action: the PM notifier event.
+ * @data: unused.
+ *
+ * On %PM_SUSPEND_PREPARE, %PM_HIBERNATION_PREPARE and %PM_RESTORE_PREPARE,
+ * run the work item of every hctx at once and wait for it: it relaxes the
+ * requests and ends the busy period. Until the matching POST event, no
+ * work item raises anything.
+ *
+ * Context: Process context, from the PM notifier chain; takes
+ * blk_mq_cpu_lat_mutex and waits for the work items. Sleeps.
+ *
+ * Return: %NOTIFY_OK.
+ */
+VISIBLE_IF_KUNIT int blk_mq_cpu_lat_pm_notify(struct notifier_block *nb,
+					      unsigned long action, void *data)
+{
+	struct blk_mq_cpu_lat *cl;
+
+	switch (action) {
+	case PM_SUSPEND_PREPARE:
+	case PM_HIBERNATION_PREPARE:
+	case PM_RESTORE_PREPARE:
+		mutex_lock(&blk_mq_cpu_lat_mutex);
+		WRITE_ONCE(blk_mq_cpu_lat_suspended, true);
+		/* Each run sees the flag: queueing orders the store before it. */
+		list_for_each_entry(cl, &blk_mq_cpu_lat_list, node)
+			mod_delayed_work(blk_mq_cpu_lat_wq, &cl->work, 0);
+		list_for_each_entry(cl, &blk_mq_cpu_lat_list, node)
+			flush_delayed_work(&cl->work);
+		mutex_unlock(&blk_mq_cpu_lat_mutex);
+		break;
+	case PM_POST_SUSPEND:
+	case PM_POST_HIBERNATION:
+	case PM_POST_RESTORE:
+		WRITE_ONCE(blk_mq_cpu_lat_suspended, false);
+		break;
+	}
+	return NOTIFY_OK;
+}
+
+static struct notifier_block blk_mq_cpu_lat_pm_nb = {
+	.notifier_call = blk_mq_cpu_lat_pm_notify,
+};
+
 static int __init blk_mq_cpu_lat_init(void)
 {
 	blk_mq_cpu_lat_wq = alloc_workqueue("blk_cpu_lat", WQ_UNBOUND, 0);
-	return blk_mq_cpu_lat_wq ? 0 : -ENOMEM;
+	if (!blk_mq_cpu_lat_wq)
+		return -ENOMEM;
+	return register_pm_notifier(&blk_mq_cpu_lat_pm_nb);
 }
 subsys_initcall(blk_mq_cpu_lat_init);

@@ -10,6 +10,7 @@
 #define BLK_MQ_CPU_LAT_MAX_US	1000000
 
 struct blk_mq_cpu_lat;
+struct notifier_block;
 struct seq_file;
 
 #ifdef CONFIG_BLK_MQ_CPU_LATENCY
@@ -25,6 +26,8 @@ int blk_mq_cpu_lat_debugfs_show(struct blk_mq_hw_ctx *hctx, struct seq_file *m);
 extern unsigned int blk_mq_cpu_lat_hold_ms;
 int blk_mq_cpu_lat_nr_cpus(struct blk_mq_hw_ctx *hctx);
 unsigned long blk_mq_cpu_lat_runs(struct blk_mq_hw_ctx *hctx);
+int blk_mq_cpu_lat_pm_notify(struct notifier_block *nb, unsigned long action,
+			     void *data);
 #endif
 
 /**
