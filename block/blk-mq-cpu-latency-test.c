@@ -815,33 +815,115 @@ static void blk_mq_cpu_lat_clamp_test(struct kunit *test)
 	expect_all(test, q, 50, TEST_HOLD_MS / 2, "explicit 50 us");
 }
 
-/* A remap of the hardware queues gives every hctx state for its mask. */
+/* Every present CPU has resume latency @value within @ms. */
+static void expect_present(struct kunit *test, s32 value, unsigned int ms,
+			   const char *what)
+{
+	unsigned int cpu;
+
+	for_each_present_cpu(cpu)
+		KUNIT_EXPECT_TRUE_MSG(test, wait_resume_latency(cpu, value, ms),
+				      "CPU%u %s: %d, expected %d", cpu, what,
+				      cpu_resume_latency(cpu), value);
+}
+
+/* Every mapped hctx has state for exactly its mask, the others none. */
+static void expect_state_follows_masks(struct kunit *test,
+				       struct request_queue *q, unsigned int nr)
+{
+	struct blk_mq_hw_ctx *hctx;
+	unsigned long i;
+
+	KUNIT_EXPECT_EQ(test, q->nr_hw_queues, min(nr, nr_cpu_ids));
+	queue_for_each_hw_ctx(q, hctx, i) {
+		if (!blk_mq_hw_queue_mapped(hctx)) {
+			KUNIT_EXPECT_EQ(test, blk_mq_cpu_lat_nr_cpus(hctx), -1);
+			continue;
+		}
+		KUNIT_EXPECT_EQ_MSG(test, blk_mq_cpu_lat_nr_cpus(hctx),
+				    cpumask_weight(hctx->cpumask),
+				    "hctx%lu after %u queues", i, nr);
+	}
+}
+
+/*
+ * A remap of the hardware queues gives every hctx new state for its mask,
+ * starting afresh: a raised queue is relaxed by the remap (its old hctxs
+ * and their state are gone) and raised again by its next stream.
+ */
 static void blk_mq_cpu_lat_remap_test(struct kunit *test)
 {
 	struct test_ctx *ctx = test->priv;
 	struct request_queue *q = ctx->disk->queue;
-	struct blk_mq_hw_ctx *hctx;
 	unsigned int nr[] = { 2, 4, 1 };
-	unsigned long i;
 	int k;
 
+	if (nr_cpu_ids < 2)
+		kunit_skip(test, "one possible CPU: no remap changes the count");
 	KUNIT_ASSERT_EQ(test, blk_mq_cpu_lat_set_mode(q, TEST_LIMIT_US), 0);
+	/* One hctx for every CPU: a stream raises them all. */
+	test_stream(test, ctx);
+	expect_present(test, TEST_LIMIT_US, TEST_HOLD_MS / 2, "not raised");
 	for (k = 0; k < ARRAY_SIZE(nr); k++) {
 		blk_mq_update_nr_hw_queues(&ctx->set, nr[k]);
-		KUNIT_EXPECT_EQ(test, q->nr_hw_queues,
-				min(nr[k], nr_cpu_ids));
-		queue_for_each_hw_ctx(q, hctx, i) {
-			if (!blk_mq_hw_queue_mapped(hctx)) {
-				KUNIT_EXPECT_EQ(test, blk_mq_cpu_lat_nr_cpus(hctx), -1);
-				continue;
-			}
-			KUNIT_EXPECT_EQ_MSG(test, blk_mq_cpu_lat_nr_cpus(hctx),
-					    cpumask_weight(hctx->cpumask),
-					    "hctx%lu after %u queues", i, nr[k]);
-		}
+		expect_state_follows_masks(test, q, nr[k]);
+		if (k == 0)
+			expect_present(test, NO_LIMIT, TEST_HOLD_MS / 2,
+				       "still raised after the remap");
 	}
 	test_stream(test, ctx);
 	expect_all(test, q, TEST_LIMIT_US, TEST_HOLD_MS / 2, "not raised after remap");
+}
+
+struct set_mode_ctx {
+	struct work_struct work;
+	struct request_queue *q;
+	int mode;
+	int ret;
+	struct completion done;
+};
+
+static void set_mode_work_fn(struct work_struct *work)
+{
+	struct set_mode_ctx *m = container_of(work, struct set_mode_ctx, work);
+
+	m->ret = blk_mq_cpu_lat_set_mode(m->q, m->mode);
+	complete(&m->done);
+}
+
+/*
+ * A mode change waits for no request in flight: with one request stuck in
+ * the driver (a stalled controller), enabling, changing and disabling the
+ * policy each return at once, and the request completes afterwards.
+ */
+static void blk_mq_cpu_lat_mode_no_freeze_test(struct kunit *test)
+{
+	struct test_ctx *ctx = test->priv;
+	struct request_queue *q = ctx->disk->queue;
+	int modes[] = { TEST_LIMIT_US, BLK_MQ_CPU_LAT_AUTO, BLK_MQ_CPU_LAT_OFF };
+	struct set_mode_ctx *m = kunit_kzalloc(test, sizeof(*m), GFP_KERNEL);
+	int k;
+
+	KUNIT_ASSERT_NOT_NULL(test, m);
+	m->q = q;
+	test_start(test, ctx);
+	for (k = 0; k < ARRAY_SIZE(modes); k++) {
+		INIT_WORK(&m->work, set_mode_work_fn);
+		init_completion(&m->done);
+		m->mode = modes[k];
+		queue_work(system_dfl_wq, &m->work);
+		if (!wait_for_completion_timeout(&m->done,
+						 msecs_to_jiffies(TEST_HOLD_MS))) {
+			KUNIT_FAIL(test, "mode change %d waited for a request in flight",
+				   modes[k]);
+			/* Let it finish before the test tears the queue down. */
+			test_complete(ctx);
+			flush_work(&m->work);
+			return;
+		}
+		KUNIT_EXPECT_EQ(test, m->ret, 0);
+	}
+	test_complete(ctx);
 }
 
 /*
@@ -904,6 +986,7 @@ static struct kunit_case blk_mq_cpu_lat_test_cases[] = {
 	KUNIT_CASE(blk_mq_cpu_lat_suspend_test),
 	KUNIT_CASE(blk_mq_cpu_lat_clamp_test),
 	KUNIT_CASE(blk_mq_cpu_lat_remap_test),
+	KUNIT_CASE(blk_mq_cpu_lat_mode_no_freeze_test),
 	KUNIT_CASE(blk_mq_cpu_lat_teardown_test),
 	KUNIT_CASE(blk_mq_cpu_lat_bad_mode_test),
 	{}

@@ -30,8 +30,8 @@
  *   gain nothing (each request would still be the first of its busy period).
  *
  * - **Raise.** dev_pm_qos_*() take a mutex, so the requests are raised by the
- *   hctx's work item, on an unbound workqueue (housekeeping CPUs, never the
- *   submitting CPU by design): to the shallow limit that
+ *   hctx's work item, on an unbound workqueue (any housekeeping CPU of the
+ *   local pod, which may be the submitting one): to the shallow limit that
  *   cpuidle_latency_limits() gives for each CPU ("auto"), or to the explicit
  *   limit the administrator wrote, clamped to the smallest limit that still
  *   leaves a non-polling state, so that the governors never fall back to
@@ -100,12 +100,16 @@
  * blk_cpu_lat_relax trace events naming the disk and hctx, and debugfs shows
  * the state of each hctx.
  *
- * Lifetime and locking: the per-hctx state is attached and detached with the
- * queue frozen: by the queue attribute (under the tag set's tag_list_lock,
- * which excludes a remap of the hardware queues but is not taken by any
- * other queue attribute, so no other setting fails or waits for it), when
- * hardware queues are remapped, when an hctx is torn down, and when the
- * disk is deleted (a SCSI queue outlives its disk). Freeing it
+ * Lifetime and locking: hctx->cpu_lat is an RCU pointer; issuers read it
+ * in the RCU read section of the issue path, and state is freed only after
+ * a grace period. The queue attribute publishes new state while it holds
+ * the queue's usage counter (which keeps the hardware queues from being
+ * remapped) but without freezing the queue and without any tag set lock,
+ * so a mode change waits neither for requests in flight nor for other
+ * queues of the tag set, and no other setting fails or waits for it.
+ * State is also replaced when the hardware queues are remapped, detached
+ * when an hctx is torn down and when the disk is deleted (a SCSI queue
+ * outlives its disk), all with the queue frozen. Freeing it
  * cancels the work item and removes every request, so no CPU is left
  * constrained. The work item takes cpuidle_lock, the CPU hotplug lock and
  * the PM QoS mutex, all of which are held around memory allocations
@@ -193,7 +197,8 @@ struct blk_mq_cpu_lat_cpu {
  * @work: raises, holds and relaxes the requests. Being one work item, it is
  *	the only writer of @raises, @relaxes, @runs and @cpus; debugfs reads them
  *	without a lock.
- * @free_work: frees state detached while the queue was frozen.
+ * @free_rwork: frees detached state once no issuer can see it any more,
+ *	after an RCU grace period.
  * @raises: busy periods, i.e. times the requests were raised.
  * @relaxes: times the requests were relaxed.
  * @runs: times @work ran (statistics: once per hold period while raised).
@@ -222,7 +227,7 @@ struct blk_mq_cpu_lat {
 	unsigned int hctx_num;
 	unsigned long refreshed;
 	struct delayed_work work;
-	struct work_struct free_work;
+	struct rcu_work free_rwork;
 	unsigned long raises;
 	unsigned long relaxes;
 	unsigned long runs;
@@ -484,29 +489,31 @@ static void blk_mq_cpu_lat_unraised(struct blk_mq_cpu_lat *cl)
 
 /**
  * __blk_mq_cpu_lat_issue - Hot path of blk_mq_cpu_lat_issue().
- * @cl: CPU latency QoS state of the hctx the request is issued on.
+ * @hctx: the hctx the request is issued on.
  *
- * The mark and the look at @raised form one RCU read section, whose end the
- * relax waits for (with a polled grace period, never sleeping) before it
- * reads the mark; it waits for no dispatch section of the tag set, so
- * neither a BLOCKING driver that sleeps in ->queue_rq() nor a driver that
- * starts requests outside it delays or defeats the relax.
+ * The look at the state of @hctx, the mark and the look at @raised form one
+ * RCU read section. The relax waits for its end (with a polled grace
+ * period, never sleeping) before it reads the mark, and so does freeing the
+ * state; it waits for no dispatch section of the tag set, so neither a
+ * BLOCKING driver that sleeps in ->queue_rq() nor a driver that starts
+ * requests outside it delays or defeats the relax.
  *
  * Context: Any context, called with the queue usage counter held.
  */
-void __blk_mq_cpu_lat_issue(struct blk_mq_cpu_lat *cl)
+void __blk_mq_cpu_lat_issue(struct blk_mq_hw_ctx *hctx)
 {
-	bool raised;
+	struct blk_mq_cpu_lat *cl;
 
 	rcu_read_lock();
-	/* Read after the grace period in blk_mq_cpu_lat_finish_relax(). */
-	if (!READ_ONCE(cl->issued))
-		WRITE_ONCE(cl->issued, 1);
-	raised = READ_ONCE(cl->raised);
+	cl = rcu_dereference(hctx->cpu_lat);
+	if (cl) {
+		/* Read after the grace period in blk_mq_cpu_lat_finish_relax(). */
+		if (!READ_ONCE(cl->issued))
+			WRITE_ONCE(cl->issued, 1);
+		if (unlikely(!READ_ONCE(cl->raised)))
+			blk_mq_cpu_lat_unraised(cl);
+	}
 	rcu_read_unlock();
-	if (likely(raised))
-		return;
-	blk_mq_cpu_lat_unraised(cl);
 }
 
 static bool blk_mq_cpu_lat_wanted(struct blk_mq_hw_ctx *hctx)
@@ -565,7 +572,7 @@ static struct blk_mq_cpu_lat *blk_mq_cpu_lat_alloc(struct blk_mq_hw_ctx *hctx,
 	/* The first request after enabling is not taken for a stream. */
 	cl->last_unraised = jiffies - blk_mq_cpu_lat_hold();
 	INIT_DELAYED_WORK(&cl->work, blk_mq_cpu_lat_work_fn);
-	INIT_WORK(&cl->free_work, blk_mq_cpu_lat_free_fn);
+	INIT_RCU_WORK(&cl->free_rwork, blk_mq_cpu_lat_free_fn);
 	mutex_lock(&blk_mq_cpu_lat_mutex);
 	list_add_tail(&cl->node, &blk_mq_cpu_lat_list);
 	mutex_unlock(&blk_mq_cpu_lat_mutex);
@@ -601,46 +608,57 @@ static void blk_mq_cpu_lat_free(struct blk_mq_cpu_lat *cl)
 
 static void blk_mq_cpu_lat_free_fn(struct work_struct *work)
 {
-	blk_mq_cpu_lat_free(container_of(work, struct blk_mq_cpu_lat,
-					 free_work));
+	blk_mq_cpu_lat_free(container_of(to_rcu_work(work),
+					 struct blk_mq_cpu_lat, free_rwork));
 }
 
-/* Free state detached while its queue is frozen, from process context. */
+/*
+ * Free detached state from process context, once issuers that may still
+ * see it have left their RCU read sections.
+ */
 static void blk_mq_cpu_lat_free_later(struct blk_mq_cpu_lat *cl)
 {
 	if (!cl)
 		return;
 	WRITE_ONCE(cl->detached, true);
-	queue_work(blk_mq_cpu_lat_wq, &cl->free_work);
+	queue_rcu_work(blk_mq_cpu_lat_wq, &cl->free_rwork);
 }
 
-/* Whether @cl still covers exactly the CPUs of the hctx mask. */
-static bool blk_mq_cpu_lat_matches(const struct blk_mq_cpu_lat *cl)
+/* Install @cl (or NULL) as the state of @hctx; return the state it replaces. */
+static struct blk_mq_cpu_lat *blk_mq_cpu_lat_attach(struct blk_mq_hw_ctx *hctx,
+						    struct blk_mq_cpu_lat *cl)
 {
-	unsigned int i;
+	guard(mutex)(&blk_mq_cpu_lat_mutex);
+	return rcu_replace_pointer(hctx->cpu_lat, cl,
+				   lockdep_is_held(&blk_mq_cpu_lat_mutex));
+}
 
-	if (cl->nr_cpus != cpumask_weight(cl->hctx->cpumask))
-		return false;
-	for (i = 0; i < cl->nr_cpus; i++) {
-		if (!cpumask_test_cpu(cl->cpus[i].cpu, cl->hctx->cpumask))
-			return false;
-	}
-	return true;
+/* The state of @hctx, for readers holding blk_mq_cpu_lat_mutex. */
+static inline struct blk_mq_cpu_lat *blk_mq_cpu_lat_get(struct blk_mq_hw_ctx *hctx)
+{
+	return rcu_dereference_protected(hctx->cpu_lat,
+					 lockdep_is_held(&blk_mq_cpu_lat_mutex));
 }
 
 #if IS_ENABLED(CONFIG_KUNIT)
 /* Number of CPUs the state of @hctx covers, or -1 without state. */
 int blk_mq_cpu_lat_nr_cpus(struct blk_mq_hw_ctx *hctx)
 {
+	struct blk_mq_cpu_lat *cl;
+
 	guard(mutex)(&blk_mq_cpu_lat_mutex);
-	return hctx->cpu_lat ? hctx->cpu_lat->nr_cpus : -1;
+	cl = blk_mq_cpu_lat_get(hctx);
+	return cl ? cl->nr_cpus : -1;
 }
 
 /* Runs of the work item of @hctx, or 0 without state. */
 unsigned long blk_mq_cpu_lat_runs(struct blk_mq_hw_ctx *hctx)
 {
+	struct blk_mq_cpu_lat *cl;
+
 	guard(mutex)(&blk_mq_cpu_lat_mutex);
-	return hctx->cpu_lat ? READ_ONCE(hctx->cpu_lat->runs) : 0;
+	cl = blk_mq_cpu_lat_get(hctx);
+	return cl ? READ_ONCE(cl->runs) : 0;
 }
 #endif
 
@@ -649,19 +667,13 @@ unsigned long blk_mq_cpu_lat_runs(struct blk_mq_hw_ctx *hctx)
  * @hctx: hardware queue being torn down.
  *
  * The state is freed, and its requests removed, shortly afterwards from a
- * work item.
+ * work item, after an RCU grace period.
  *
  * Context: Process context, queue frozen or not live any more. Sleeps.
  */
 void blk_mq_cpu_lat_exit_hctx(struct blk_mq_hw_ctx *hctx)
 {
-	struct blk_mq_cpu_lat *cl;
-
-	mutex_lock(&blk_mq_cpu_lat_mutex);
-	cl = hctx->cpu_lat;
-	hctx->cpu_lat = NULL;
-	mutex_unlock(&blk_mq_cpu_lat_mutex);
-	blk_mq_cpu_lat_free_later(cl);
+	blk_mq_cpu_lat_free_later(blk_mq_cpu_lat_attach(hctx, NULL));
 }
 
 /**
@@ -693,10 +705,16 @@ void blk_mq_cpu_lat_disk_exit(struct request_queue *q)
  * blk_mq_cpu_lat_remap - Follow a change of the hardware queue mapping.
  * @q: request queue whose hctx masks were just recomputed.
  *
- * Give every mapped hctx state that covers its current mask, if the feature
- * is enabled on @q. An hctx whose state cannot be allocated goes without,
+ * Give every mapped hctx new state for its current mask, if the feature is
+ * enabled on @q. An hctx whose state cannot be allocated goes without,
  * with a warning; debugfs shows it as "state=missing". Replaced state is
  * freed shortly afterwards from a work item.
+ *
+ * The state starts afresh, not raised: blk_mq_update_nr_hw_queues() calls
+ * this only after __blk_mq_realloc_hw_ctxs() has exited every old hctx
+ * (freeing its state, which relaxes its CPUs) and set up new ones, so
+ * there is no state left to carry over. A queue raised before a remap is
+ * raised again by its next stream.
  *
  * Context: Process context, queue frozen, set->tag_list_lock held.
  * Sleeps.
@@ -712,10 +730,8 @@ void blk_mq_cpu_lat_remap(struct request_queue *q)
 		return;
 
 	queue_for_each_hw_ctx(q, hctx, i) {
-		struct blk_mq_cpu_lat *old = hctx->cpu_lat, *cl = NULL;
+		struct blk_mq_cpu_lat *cl = NULL;
 
-		if (old && blk_mq_cpu_lat_matches(old))
-			continue;
 		if (blk_mq_cpu_lat_wanted(hctx)) {
 			cl = blk_mq_cpu_lat_alloc(hctx, q->cpu_lat_mode);
 			if (!cl)
@@ -723,11 +739,7 @@ void blk_mq_cpu_lat_remap(struct request_queue *q)
 						    q->disk ? q->disk->disk_name : "?",
 						    hctx->queue_num);
 		}
-
-		mutex_lock(&blk_mq_cpu_lat_mutex);
-		hctx->cpu_lat = cl;
-		mutex_unlock(&blk_mq_cpu_lat_mutex);
-		blk_mq_cpu_lat_free_later(old);
+		blk_mq_cpu_lat_free_later(blk_mq_cpu_lat_attach(hctx, cl));
 	}
 }
 
@@ -763,26 +775,27 @@ static int blk_mq_cpu_lat_alloc_all(struct request_queue *q, int mode,
  *	(1 to %BLK_MQ_CPU_LAT_MAX_US).
  *
  * Writing the mode in force changes nothing and takes no lock. Otherwise
- * the new state of every hctx is allocated and swapped in with the queue
- * frozen, all under the tag set's tag_list_lock, which excludes a remap of
- * the hardware queues (blk_mq_update_nr_hw_queues()) and which no other
- * queue attribute takes, so this neither fails nor makes the scheduler or
- * nr_requests attributes fail. Lock order: tag_list_lock, then the queue
- * freeze, then blk_mq_cpu_lat_mutex. The old state is freed after all
- * locks are dropped, which removes its requests before this returns. On
- * failure nothing changes.
+ * the new state of every hctx is allocated and published with
+ * rcu_replace_pointer() while a reference on the queue's usage counter
+ * keeps a remap of the hardware queues (blk_mq_update_nr_hw_queues(),
+ * which freezes the queue first) from running. The queue is not frozen and
+ * no tag set lock is taken: the change neither waits for requests in
+ * flight on @q or on other queues of its tag set, nor holds up namespace
+ * scanning, removal or a controller reset, and it neither fails nor makes
+ * the scheduler or nr_requests attributes fail. Issuers see the old state
+ * or the new one; the old state is freed after an RCU grace period, which
+ * removes its requests before this returns. On failure nothing changes.
  *
- * Context: Process context, no block layer lock held. Sleeps.
+ * Context: Process context, no block layer lock held. Sleeps; waits for a
+ * freeze of @q in progress to end.
  *
  * Return: 0 on success, -EINVAL for a bad @mode, -ENODEV if the queue is
  * going away, -ENOMEM if the state cannot be allocated.
  */
 int blk_mq_cpu_lat_set_mode(struct request_queue *q, int mode)
 {
-	struct blk_mq_tag_set *set = q->tag_set;
 	struct blk_mq_cpu_lat **cls;
 	struct blk_mq_hw_ctx *hctx;
-	unsigned int memflags;
 	unsigned long i, n;
 	int ret;
 
@@ -792,27 +805,28 @@ int blk_mq_cpu_lat_set_mode(struct request_queue *q, int mode)
 	if (mode == READ_ONCE(q->cpu_lat_mode))
 		return 0;
 
-	mutex_lock(&set->tag_list_lock);
-	if (blk_queue_dying(q)) {
-		mutex_unlock(&set->tag_list_lock);
+	/* Excludes a remap, and fails once the queue is dying. */
+	if (blk_queue_enter(q, 0))
 		return -ENODEV;
-	}
 	n = q->nr_hw_queues;
 	cls = kcalloc(n, sizeof(*cls), GFP_NOIO);
 	ret = cls ? blk_mq_cpu_lat_alloc_all(q, mode, cls) : -ENOMEM;
 	if (!ret) {
-		memflags = blk_mq_freeze_queue(q);
 		mutex_lock(&blk_mq_cpu_lat_mutex);
 		queue_for_each_hw_ctx(q, hctx, i)
-			swap(hctx->cpu_lat, cls[i]);
+			cls[i] = rcu_replace_pointer(hctx->cpu_lat, cls[i],
+						     lockdep_is_held(&blk_mq_cpu_lat_mutex));
 		WRITE_ONCE(q->cpu_lat_mode, mode);
 		mutex_unlock(&blk_mq_cpu_lat_mutex);
-		blk_mq_unfreeze_queue(q, memflags);
 	}
-	mutex_unlock(&set->tag_list_lock);
+	blk_queue_exit(q);
 
+	if (!cls)
+		return ret;
 	/* cls[] now holds the old state, or the new one on failure. */
-	for (i = 0; cls && i < n; i++)
+	if (!ret)
+		synchronize_rcu();
+	for (i = 0; i < n; i++)
 		blk_mq_cpu_lat_free(cls[i]);
 	kfree(cls);
 	return ret;
@@ -901,7 +915,7 @@ int blk_mq_cpu_lat_debugfs_show(struct blk_mq_hw_ctx *hctx, struct seq_file *m)
 	unsigned int i, cpu;
 
 	guard(mutex)(&blk_mq_cpu_lat_mutex);
-	cl = hctx->cpu_lat;
+	cl = blk_mq_cpu_lat_get(hctx);
 	if (!cl) {
 		if (qmode == BLK_MQ_CPU_LAT_OFF || !blk_mq_cpu_lat_wanted(hctx)) {
 			seq_puts(m, "mode=off\n");

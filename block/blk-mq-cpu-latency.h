@@ -14,7 +14,7 @@ struct notifier_block;
 struct seq_file;
 
 #ifdef CONFIG_BLK_MQ_CPU_LATENCY
-void __blk_mq_cpu_lat_issue(struct blk_mq_cpu_lat *cl);
+void __blk_mq_cpu_lat_issue(struct blk_mq_hw_ctx *hctx);
 void blk_mq_cpu_lat_exit_hctx(struct blk_mq_hw_ctx *hctx);
 void blk_mq_cpu_lat_remap(struct request_queue *q);
 void blk_mq_cpu_lat_disk_exit(struct request_queue *q);
@@ -40,8 +40,8 @@ int blk_mq_cpu_lat_pm_notify(struct notifier_block *nb, unsigned long action,
  */
 static inline void blk_mq_cpu_lat_issue(struct blk_mq_hw_ctx *hctx)
 {
-	if (unlikely(hctx->cpu_lat))
-		__blk_mq_cpu_lat_issue(hctx->cpu_lat);
+	if (unlikely(rcu_access_pointer(hctx->cpu_lat)))
+		__blk_mq_cpu_lat_issue(hctx);
 }
 #else
 static inline void blk_mq_cpu_lat_issue(struct blk_mq_hw_ctx *hctx) { }
