@@ -135,6 +135,7 @@
 #include <linux/sched/mm.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
+#include <linux/spinlock.h>
 #include <linux/string.h>
 #include <linux/suspend.h>
 #include <linux/sysfs.h>
@@ -190,7 +191,8 @@ struct blk_mq_cpu_lat_cpu {
  * @q: its request queue, referenced until this is freed.
  * @mode: %BLK_MQ_CPU_LAT_AUTO or an explicit limit in microseconds.
  * @detached: no longer reachable from @hctx; @work must not touch @hctx.
- * @node: entry in blk_mq_cpu_lat_list, for system suspend.
+ * @node: entry in blk_mq_cpu_lat_list, for system suspend; under
+ *	blk_mq_cpu_lat_list_lock.
  * @disk_name: name of the disk, for tracing (the disk may go away first).
  * @hctx_num: index of the hctx, for tracing (@work never touches @hctx).
  * @refreshed: jiffies when the limits were last computed.
@@ -240,14 +242,15 @@ struct blk_mq_cpu_lat {
 /* Raises, relaxes and frees; unbound: off the submitting and isolated CPUs. */
 static struct workqueue_struct *blk_mq_cpu_lat_wq;
 
-/*
- * Serializes attaching and detaching against debugfs readers, and protects
- * blk_mq_cpu_lat_list.
- */
+/* Serializes attaching and detaching against debugfs readers. */
 static DEFINE_MUTEX(blk_mq_cpu_lat_mutex);
 
-/* All allocated state, for system suspend; under blk_mq_cpu_lat_mutex. */
+/*
+ * All allocated state, for system suspend. A spinlock, as state is
+ * allocated with queues frozen: nothing may wait for work items under it.
+ */
 static LIST_HEAD(blk_mq_cpu_lat_list);
+static DEFINE_SPINLOCK(blk_mq_cpu_lat_list_lock);
 
 /* The system is suspending or suspended: raise nothing. */
 static bool blk_mq_cpu_lat_suspended;
@@ -573,9 +576,9 @@ static struct blk_mq_cpu_lat *blk_mq_cpu_lat_alloc(struct blk_mq_hw_ctx *hctx,
 	cl->last_unraised = jiffies - blk_mq_cpu_lat_hold();
 	INIT_DELAYED_WORK(&cl->work, blk_mq_cpu_lat_work_fn);
 	INIT_RCU_WORK(&cl->free_rwork, blk_mq_cpu_lat_free_fn);
-	mutex_lock(&blk_mq_cpu_lat_mutex);
+	spin_lock(&blk_mq_cpu_lat_list_lock);
 	list_add_tail(&cl->node, &blk_mq_cpu_lat_list);
-	mutex_unlock(&blk_mq_cpu_lat_mutex);
+	spin_unlock(&blk_mq_cpu_lat_list_lock);
 	return cl;
 }
 
@@ -591,9 +594,9 @@ static void blk_mq_cpu_lat_free(struct blk_mq_cpu_lat *cl)
 	if (!cl)
 		return;
 
-	mutex_lock(&blk_mq_cpu_lat_mutex);
+	spin_lock(&blk_mq_cpu_lat_list_lock);
 	list_del(&cl->node);
-	mutex_unlock(&blk_mq_cpu_lat_mutex);
+	spin_unlock(&blk_mq_cpu_lat_list_lock);
 	WRITE_ONCE(cl->detached, true);
 	cancel_delayed_work_sync(&cl->work);
 	cpus_read_lock();
@@ -955,12 +958,14 @@ int blk_mq_cpu_lat_debugfs_show(struct blk_mq_hw_ctx *hctx, struct seq_file *m)
  * @data: unused.
  *
  * On %PM_SUSPEND_PREPARE, %PM_HIBERNATION_PREPARE and %PM_RESTORE_PREPARE,
- * run the work item of every hctx at once and wait for it: it relaxes the
- * requests and ends the busy period. Until the matching POST event, no
- * work item raises anything.
+ * queue the work item of every hctx to run at once, and flush the
+ * workqueue: each relaxes its requests and ends its busy period. Until the
+ * matching POST event, no work item raises anything. No lock is held while
+ * waiting, as state is allocated and freed with queues frozen and the work
+ * items take locks held around memory allocations.
  *
  * Context: Process context, from the PM notifier chain; takes
- * blk_mq_cpu_lat_mutex and waits for the work items. Sleeps.
+ * blk_mq_cpu_lat_list_lock and waits for the work items. Sleeps.
  *
  * Return: %NOTIFY_OK.
  */
@@ -973,14 +978,14 @@ VISIBLE_IF_KUNIT int blk_mq_cpu_lat_pm_notify(struct notifier_block *nb,
 	case PM_SUSPEND_PREPARE:
 	case PM_HIBERNATION_PREPARE:
 	case PM_RESTORE_PREPARE:
-		mutex_lock(&blk_mq_cpu_lat_mutex);
 		WRITE_ONCE(blk_mq_cpu_lat_suspended, true);
 		/* Each run sees the flag: queueing orders the store before it. */
+		spin_lock(&blk_mq_cpu_lat_list_lock);
 		list_for_each_entry(cl, &blk_mq_cpu_lat_list, node)
 			mod_delayed_work(blk_mq_cpu_lat_wq, &cl->work, 0);
-		list_for_each_entry(cl, &blk_mq_cpu_lat_list, node)
-			flush_delayed_work(&cl->work);
-		mutex_unlock(&blk_mq_cpu_lat_mutex);
+		spin_unlock(&blk_mq_cpu_lat_list_lock);
+		/* Items queued with no delay are on the queue: this waits for them. */
+		flush_workqueue(blk_mq_cpu_lat_wq);
 		break;
 	case PM_POST_SUSPEND:
 	case PM_POST_HIBERNATION:
