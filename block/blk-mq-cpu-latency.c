@@ -102,11 +102,12 @@
  *
  * Lifetime and locking: hctx->cpu_lat is an RCU pointer; issuers read it
  * in the RCU read section of the issue path, and state is freed only after
- * a grace period. The queue attribute publishes new state while it holds
- * the queue's usage counter (which keeps the hardware queues from being
- * remapped) but without freezing the queue and without any tag set lock,
- * so a mode change waits neither for requests in flight nor for other
- * queues of the tag set, and no other setting fails or waits for it.
+ * a grace period. The queue attribute allocates and publishes new state
+ * under the tag set's tag_list_lock (which excludes a remap of the
+ * hardware queues and which no other queue attribute takes) but without
+ * freezing the queue, so a mode change waits neither for requests in
+ * flight nor for other queues of the tag set, holds the lock only for an
+ * allocation, and no other setting fails or waits for it.
  * State is also replaced when the hardware queues are remapped, detached
  * when an hctx is torn down and when the disk is deleted (a SCSI queue
  * outlives its disk), all with the queue frozen. Freeing it
@@ -779,18 +780,20 @@ static int blk_mq_cpu_lat_alloc_all(struct request_queue *q, int mode,
  *
  * Writing the mode in force changes nothing and takes no lock. Otherwise
  * the new state of every hctx is allocated and published with
- * rcu_replace_pointer() while a reference on the queue's usage counter
- * keeps a remap of the hardware queues (blk_mq_update_nr_hw_queues(),
- * which freezes the queue first) from running. The queue is not frozen and
- * no tag set lock is taken: the change neither waits for requests in
- * flight on @q or on other queues of its tag set, nor holds up namespace
- * scanning, removal or a controller reset, and it neither fails nor makes
- * the scheduler or nr_requests attributes fail. Issuers see the old state
+ * rcu_replace_pointer() under the tag set's tag_list_lock, which excludes
+ * a remap of the hardware queues (blk_mq_update_nr_hw_queues()) and which
+ * no other queue attribute takes. The queue is not frozen, so the lock is
+ * held only for the allocation and the swap: the change waits for no
+ * request in flight on @q or on other queues of its tag set, holds up
+ * namespace scanning, removal or a controller reset for no longer than
+ * that, and neither fails nor makes the scheduler or nr_requests
+ * attributes fail. (Holding the queue's usage counter instead would wait
+ * for a freeze in progress, and del_gendisk() starts one before it removes
+ * the attributes, whose writers it waits for.) Issuers see the old state
  * or the new one; the old state is freed after an RCU grace period, which
  * removes its requests before this returns. On failure nothing changes.
  *
- * Context: Process context, no block layer lock held. Sleeps; waits for a
- * freeze of @q in progress to end.
+ * Context: Process context, no block layer lock held. Sleeps.
  *
  * Return: 0 on success, -EINVAL for a bad @mode, -ENODEV if the queue is
  * going away, -ENOMEM if the state cannot be allocated.
@@ -808,9 +811,11 @@ int blk_mq_cpu_lat_set_mode(struct request_queue *q, int mode)
 	if (mode == READ_ONCE(q->cpu_lat_mode))
 		return 0;
 
-	/* Excludes a remap, and fails once the queue is dying. */
-	if (blk_queue_enter(q, 0))
+	mutex_lock(&q->tag_set->tag_list_lock);
+	if (blk_queue_dying(q)) {
+		mutex_unlock(&q->tag_set->tag_list_lock);
 		return -ENODEV;
+	}
 	n = q->nr_hw_queues;
 	cls = kcalloc(n, sizeof(*cls), GFP_NOIO);
 	ret = cls ? blk_mq_cpu_lat_alloc_all(q, mode, cls) : -ENOMEM;
@@ -822,7 +827,7 @@ int blk_mq_cpu_lat_set_mode(struct request_queue *q, int mode)
 		WRITE_ONCE(q->cpu_lat_mode, mode);
 		mutex_unlock(&blk_mq_cpu_lat_mutex);
 	}
-	blk_queue_exit(q);
+	mutex_unlock(&q->tag_set->tag_list_lock);
 
 	if (!cls)
 		return ret;
