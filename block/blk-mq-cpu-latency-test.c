@@ -739,8 +739,8 @@ static void blk_mq_cpu_lat_auto_test(struct kunit *test)
 	expect_now(test, q, NO_LIMIT, "constrained after off");
 }
 
-/* "auto" without a cpuidle driver constrains nothing. */
-static void blk_mq_cpu_lat_auto_no_driver_test(struct kunit *test)
+/* With no cpuidle driver, a stream in @mode sets no request. */
+static void expect_no_driver_no_request(struct kunit *test, int mode)
 {
 	struct test_ctx *ctx = test->priv;
 	struct request_queue *q = ctx->disk->queue;
@@ -749,10 +749,16 @@ static void blk_mq_cpu_lat_auto_no_driver_test(struct kunit *test)
 	if (cpuidle_get_driver())
 		kunit_skip(test, "cpuidle driver %s registered",
 			   cpuidle_get_driver()->name);
-	KUNIT_ASSERT_EQ(test, blk_mq_cpu_lat_set_mode(q, BLK_MQ_CPU_LAT_AUTO), 0);
+	KUNIT_ASSERT_EQ(test, blk_mq_cpu_lat_set_mode(q, mode), 0);
 	test_stream(test, ctx);
 	msleep(100);
 	expect_now(test, q, NO_LIMIT, "constrained without a driver");
+}
+
+/* "auto" without a cpuidle driver constrains nothing. */
+static void blk_mq_cpu_lat_auto_no_driver_test(struct kunit *test)
+{
+	expect_no_driver_no_request(test, BLK_MQ_CPU_LAT_AUTO);
 }
 
 /*
@@ -761,17 +767,7 @@ static void blk_mq_cpu_lat_auto_no_driver_test(struct kunit *test)
  */
 static void blk_mq_cpu_lat_explicit_no_driver_test(struct kunit *test)
 {
-	struct test_ctx *ctx = test->priv;
-	struct request_queue *q = ctx->disk->queue;
-
-	test_unregister_driver(ctx);
-	if (cpuidle_get_driver())
-		kunit_skip(test, "cpuidle driver %s registered",
-			   cpuidle_get_driver()->name);
-	KUNIT_ASSERT_EQ(test, blk_mq_cpu_lat_set_mode(q, TEST_LIMIT_US), 0);
-	test_stream(test, ctx);
-	msleep(100);
-	expect_now(test, q, NO_LIMIT, "constrained without a driver");
+	expect_no_driver_no_request(test, TEST_LIMIT_US);
 }
 
 /*
