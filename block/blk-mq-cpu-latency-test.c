@@ -930,7 +930,6 @@ static void blk_mq_cpu_lat_teardown_test(struct kunit *test)
 {
 	struct test_ctx *ctx = test->priv;
 	struct request_queue *q = ctx->disk->queue;
-	unsigned int cpu;
 
 	KUNIT_ASSERT_EQ(test, blk_mq_cpu_lat_set_mode(q, TEST_LIMIT_US), 0);
 	test_stream(test, ctx);
@@ -940,9 +939,7 @@ static void blk_mq_cpu_lat_teardown_test(struct kunit *test)
 	blk_mq_free_tag_set(&ctx->set);
 	ctx->disk = NULL;
 
-	for_each_present_cpu(cpu)
-		KUNIT_EXPECT_TRUE_MSG(test, wait_resume_latency(cpu, NO_LIMIT, 1000),
-				      "CPU%u still constrained", cpu);
+	expect_present(test, NO_LIMIT, 1000, "still constrained");
 }
 
 /* Invalid modes fail and change nothing. */

@@ -363,6 +363,14 @@ static void blk_mq_cpu_lat_release(struct blk_mq_cpu_lat *cl)
 	cpus_read_unlock();
 }
 
+/* Relax every request and count and trace the end of the busy period. */
+static void blk_mq_cpu_lat_relaxed(struct blk_mq_cpu_lat *cl)
+{
+	blk_mq_cpu_lat_release(cl);
+	WRITE_ONCE(cl->relaxes, cl->relaxes + 1);
+	trace_blk_cpu_lat_relax(cl->disk_name, cl->hctx_num, cl->nr_cpus);
+}
+
 /*
  * No request was issued for a whole hold period: clear @raised and start
  * the grace period after which every issuer that still saw it set has made
@@ -390,9 +398,7 @@ static bool blk_mq_cpu_lat_finish_relax(struct blk_mq_cpu_lat *cl)
 		return false;
 	}
 
-	blk_mq_cpu_lat_release(cl);
-	WRITE_ONCE(cl->relaxes, cl->relaxes + 1);
-	trace_blk_cpu_lat_relax(cl->disk_name, cl->hctx_num, cl->nr_cpus);
+	blk_mq_cpu_lat_relaxed(cl);
 	return true;
 }
 
@@ -403,15 +409,11 @@ static bool blk_mq_cpu_lat_finish_relax(struct blk_mq_cpu_lat *cl)
  */
 static void blk_mq_cpu_lat_suspend(struct blk_mq_cpu_lat *cl)
 {
-	bool was_raised = cl->raised || cl->relaxing;
-
-	WRITE_ONCE(cl->raised, false);
-	cl->relaxing = false;
-	blk_mq_cpu_lat_release(cl);
-	if (was_raised) {
-		WRITE_ONCE(cl->relaxes, cl->relaxes + 1);
-		trace_blk_cpu_lat_relax(cl->disk_name, cl->hctx_num,
-					cl->nr_cpus);
+	/* Only a raised or relaxing hctx holds requests. */
+	if (cl->raised || cl->relaxing) {
+		WRITE_ONCE(cl->raised, false);
+		cl->relaxing = false;
+		blk_mq_cpu_lat_relaxed(cl);
 	}
 	clear_bit(BLK_MQ_CPU_LAT_ACTIVE, &cl->state);
 }
@@ -628,13 +630,23 @@ static void blk_mq_cpu_lat_free_later(struct blk_mq_cpu_lat *cl)
 	queue_rcu_work(blk_mq_cpu_lat_wq, &cl->free_rwork);
 }
 
-/* Install @cl (or NULL) as the state of @hctx; return the state it replaces. */
+/*
+ * Publish @cl (or NULL) as the state of @hctx and return the state it
+ * replaces, which issuers may see until a grace period has elapsed.
+ */
+static struct blk_mq_cpu_lat *blk_mq_cpu_lat_swap(struct blk_mq_hw_ctx *hctx,
+						  struct blk_mq_cpu_lat *cl)
+{
+	return rcu_replace_pointer(hctx->cpu_lat, cl,
+				   lockdep_is_held(&blk_mq_cpu_lat_mutex));
+}
+
+/* blk_mq_cpu_lat_swap() under blk_mq_cpu_lat_mutex. */
 static struct blk_mq_cpu_lat *blk_mq_cpu_lat_attach(struct blk_mq_hw_ctx *hctx,
 						    struct blk_mq_cpu_lat *cl)
 {
 	guard(mutex)(&blk_mq_cpu_lat_mutex);
-	return rcu_replace_pointer(hctx->cpu_lat, cl,
-				   lockdep_is_held(&blk_mq_cpu_lat_mutex));
+	return blk_mq_cpu_lat_swap(hctx, cl);
 }
 
 /* The state of @hctx, for readers holding blk_mq_cpu_lat_mutex. */
@@ -800,6 +812,7 @@ static int blk_mq_cpu_lat_alloc_all(struct request_queue *q, int mode,
  */
 int blk_mq_cpu_lat_set_mode(struct request_queue *q, int mode)
 {
+	struct blk_mq_tag_set *set = q->tag_set;
 	struct blk_mq_cpu_lat **cls;
 	struct blk_mq_hw_ctx *hctx;
 	unsigned long i, n;
@@ -811,9 +824,9 @@ int blk_mq_cpu_lat_set_mode(struct request_queue *q, int mode)
 	if (mode == READ_ONCE(q->cpu_lat_mode))
 		return 0;
 
-	mutex_lock(&q->tag_set->tag_list_lock);
+	mutex_lock(&set->tag_list_lock);
 	if (blk_queue_dying(q)) {
-		mutex_unlock(&q->tag_set->tag_list_lock);
+		mutex_unlock(&set->tag_list_lock);
 		return -ENODEV;
 	}
 	n = q->nr_hw_queues;
@@ -822,12 +835,11 @@ int blk_mq_cpu_lat_set_mode(struct request_queue *q, int mode)
 	if (!ret) {
 		mutex_lock(&blk_mq_cpu_lat_mutex);
 		queue_for_each_hw_ctx(q, hctx, i)
-			cls[i] = rcu_replace_pointer(hctx->cpu_lat, cls[i],
-						     lockdep_is_held(&blk_mq_cpu_lat_mutex));
+			cls[i] = blk_mq_cpu_lat_swap(hctx, cls[i]);
 		WRITE_ONCE(q->cpu_lat_mode, mode);
 		mutex_unlock(&blk_mq_cpu_lat_mutex);
 	}
-	mutex_unlock(&q->tag_set->tag_list_lock);
+	mutex_unlock(&set->tag_list_lock);
 
 	if (!cls)
 		return ret;
