@@ -7,7 +7,9 @@
  * matters: the resume latency PM QoS of the CPU devices. The hold period is
  * lengthened to %TEST_HOLD_MS so that "still raised" can be checked well
  * inside it; "relaxed" is awaited with an upper bound. A fake cpuidle driver
- * gives "auto" and the clamp of explicit limits a state table.
+ * gives "auto" and the clamp of explicit limits a state table. Every case
+ * runs pinned to one CPU, which submits and completes its requests: only
+ * that CPU may be raised, although the hctx spans every CPU.
  */
 
 #include <kunit/test.h>
@@ -18,6 +20,7 @@
 #include <linux/cpuidle.h>
 #include <linux/delay.h>
 #include <linux/pm_qos.h>
+#include <linux/sched.h>
 #include <linux/suspend.h>
 #include <linux/workqueue.h>
 
@@ -94,7 +97,9 @@ struct test_ctx {
 	struct blk_mq_tag_set set;
 	struct gendisk *disk;
 	bool hold;		/* keep the next request in flight */
+	bool requeue;		/* requeue every request, as dm-mpath without a path */
 	struct request *held;	/* the request kept in flight */
+	atomic_t ended;		/* requests ended through test_end_io() */
 	unsigned int saved_hold_ms;
 	struct cpuidle_driver *drv;	/* registered fake cpuidle driver */
 };
@@ -109,10 +114,15 @@ static blk_status_t test_queue_rq(struct blk_mq_hw_ctx *hctx,
 	struct test_ctx *ctx = hctx->queue->queuedata;
 
 	blk_mq_start_request(bd->rq);
-	if (READ_ONCE(ctx->hold))
+	if (READ_ONCE(ctx->requeue)) {
+		/* As dm-rq does for DM_MAPIO_DELAY_REQUEUE. */
+		blk_mq_requeue_request(bd->rq, false);
+		blk_mq_delay_kick_requeue_list(hctx->queue, 5);
+	} else if (READ_ONCE(ctx->hold)) {
 		WRITE_ONCE(ctx->held, bd->rq);
-	else
+	} else {
 		blk_mq_end_request(bd->rq, BLK_STS_OK);
+	}
 	return BLK_STS_OK;
 }
 
@@ -206,11 +216,16 @@ static void test_register_driver(struct kunit *test, struct test_ctx *ctx,
 	ctx->drv = drv;
 }
 
+/* The CPU each case runs on, pinned by test_init(). */
+static unsigned int test_cpu;
+
 static int test_init(struct kunit *test)
 {
 	struct test_ctx *ctx = kunit_kzalloc(test, sizeof(*ctx), GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_NULL(test, ctx);
+	test_cpu = cpumask_first(cpu_online_mask);
+	KUNIT_ASSERT_EQ(test, set_cpus_allowed_ptr(current, cpumask_of(test_cpu)), 0);
 	KUNIT_ASSERT_EQ(test, test_alloc_tag_set(&ctx->set, &test_mq_ops, 0), 0);
 	ctx->disk = blk_mq_alloc_disk(&ctx->set, NULL, ctx);
 	if (IS_ERR(ctx->disk)) {
@@ -248,6 +263,9 @@ static void test_exit(struct kunit *test)
 static enum rq_end_io_ret test_end_io(struct request *rq, blk_status_t error,
 				      const struct io_comp_batch *iob)
 {
+	struct test_ctx *ctx = rq->q->queuedata;
+
+	atomic_inc(&ctx->ended);
 	return RQ_END_IO_FREE;
 }
 
@@ -330,11 +348,38 @@ static bool wait_resume_latency(unsigned int cpu, s32 value, unsigned int ms)
 #define for_each_test_cpu(cpu, q) \
 	for_each_cpu_and(cpu, queue_hctx((q), 0)->cpumask, cpu_present_mask)
 
+/* No CPU of the hctx but the test CPU holds a constraint now. */
+static void expect_bystanders(struct kunit *test, struct request_queue *q,
+			      const char *what)
+{
+	unsigned int cpu;
+
+	for_each_test_cpu(cpu, q) {
+		if (cpu == test_cpu)
+			continue;
+		KUNIT_EXPECT_EQ_MSG(test, cpu_resume_latency(cpu), NO_LIMIT,
+				    "CPU%u took no part and holds %d (%s)", cpu,
+				    cpu_resume_latency(cpu), what);
+	}
+}
+
+/*
+ * Within @ms: a limit on the test CPU and none on the others, which took no
+ * part in the I/O; %NO_LIMIT on every CPU of the hctx.
+ */
 static void expect_all(struct kunit *test, struct request_queue *q, s32 value,
 		       unsigned int ms, const char *what)
 {
 	unsigned int cpu, n = 0;
 
+	if (value != NO_LIMIT) {
+		KUNIT_EXPECT_TRUE_MSG(test,
+				      wait_resume_latency(test_cpu, value, ms),
+				      "CPU%u %s: %d, expected %d", test_cpu,
+				      what, cpu_resume_latency(test_cpu), value);
+		expect_bystanders(test, q, what);
+		return;
+	}
 	for_each_test_cpu(cpu, q) {
 		KUNIT_EXPECT_TRUE_MSG(test, wait_resume_latency(cpu, value, ms),
 				      "CPU%u %s: %d, expected %d", cpu, what,
@@ -350,6 +395,12 @@ static void expect_now(struct kunit *test, struct request_queue *q, s32 value,
 {
 	unsigned int cpu;
 
+	if (value != NO_LIMIT) {
+		KUNIT_EXPECT_EQ_MSG(test, cpu_resume_latency(test_cpu), value,
+				    "CPU%u %s", test_cpu, what);
+		expect_bystanders(test, q, what);
+		return;
+	}
 	for_each_test_cpu(cpu, q)
 		KUNIT_EXPECT_EQ_MSG(test, cpu_resume_latency(cpu), value,
 				    "CPU%u %s", cpu, what);
@@ -374,7 +425,10 @@ static void blk_mq_cpu_lat_enable_test(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, buf, "off\n");
 }
 
-/* A request alone (sparser than the hold period) raises nothing. */
+/*
+ * A request alone (sparser than the hold period) raises nothing: no busy
+ * period starts, however short it would be.
+ */
 static void blk_mq_cpu_lat_sparse_test(struct kunit *test)
 {
 	struct test_ctx *ctx = test->priv;
@@ -386,11 +440,16 @@ static void blk_mq_cpu_lat_sparse_test(struct kunit *test)
 	for (i = 0; i < 5; i++) {
 		test_issue(test, ctx);
 		msleep(100);
-		expect_now(test, q, NO_LIMIT, "raised by a sparse request");
 	}
+	KUNIT_EXPECT_EQ_MSG(test, blk_mq_cpu_lat_raises(queue_hctx(q, 0)), 0,
+			    "busy periods from 5 requests 100 ms apart");
+	expect_now(test, q, NO_LIMIT, "raised by a sparse request");
 }
 
-/* The second request within a hold period raises every CPU of the hctx. */
+/*
+ * The second request within a hold period raises the CPU that completed
+ * it, and only that one, though the hctx spans every CPU.
+ */
 static void blk_mq_cpu_lat_stream_test(struct kunit *test)
 {
 	struct test_ctx *ctx = test->priv;
@@ -431,8 +490,8 @@ static void blk_mq_cpu_lat_hold_test(struct kunit *test)
 }
 
 /*
- * A request that stays in flight (a stalled or requeued queue) does not
- * hold the CPUs once no request was issued for a hold period.
+ * A request that stays in flight (a stalled queue) does not hold the CPUs
+ * once no request completed for a hold period.
  */
 static void blk_mq_cpu_lat_stall_test(struct kunit *test)
 {
@@ -440,7 +499,7 @@ static void blk_mq_cpu_lat_stall_test(struct kunit *test)
 	struct request_queue *q = ctx->disk->queue;
 
 	KUNIT_ASSERT_EQ(test, blk_mq_cpu_lat_set_mode(q, TEST_LIMIT_US), 0);
-	test_issue(test, ctx);
+	test_stream(test, ctx);
 	test_start(test, ctx);
 	expect_all(test, q, TEST_LIMIT_US, TEST_HOLD_MS / 2, "not raised");
 	expect_all(test, q, NO_LIMIT, TEST_RELAX_MS, "held by a stalled request");
@@ -461,16 +520,11 @@ static void blk_mq_cpu_lat_handshake_test(struct kunit *test)
 	WRITE_ONCE(blk_mq_cpu_lat_hold_ms, 10);
 	KUNIT_ASSERT_EQ(test, blk_mq_cpu_lat_set_mode(q, TEST_LIMIT_US), 0);
 	for (i = 0; i < 50; i++) {
-		unsigned int cpu;
-
 		test_stream(test, ctx);
-		for_each_test_cpu(cpu, q) {
-			if (!wait_resume_latency(cpu, TEST_LIMIT_US, 1000))
-				lost++;
-		}
+		if (!wait_resume_latency(test_cpu, TEST_LIMIT_US, 1000))
+			lost++;
 		/* Wait for the relax to start, then race it. */
-		for_each_test_cpu(cpu, q)
-			wait_resume_latency(cpu, NO_LIMIT, 100);
+		wait_resume_latency(test_cpu, NO_LIMIT, 100);
 	}
 	KUNIT_EXPECT_EQ(test, lost, 0);
 	expect_all(test, q, NO_LIMIT, 1000, "not relaxed at the end");
@@ -478,8 +532,8 @@ static void blk_mq_cpu_lat_handshake_test(struct kunit *test)
 
 /*
  * While raised, requests do not run the work item: it runs once per hold
- * period however many requests are issued (the hot path only marks the
- * hctx as issued).
+ * period however many requests complete (the hot path only marks the
+ * CPUs).
  */
 static void blk_mq_cpu_lat_work_rate_test(struct kunit *test)
 {
@@ -509,13 +563,16 @@ static void blk_mq_cpu_lat_work_rate_test(struct kunit *test)
 }
 
 /*
- * Wait up to @ms for every CPU of @q's first hctx to hold @value; false
- * also if the hctx has no present CPU.
+ * Wait up to @ms for the test CPU to hold @value, or for %NO_LIMIT on every
+ * CPU of @q's first hctx; false also if the hctx has no present CPU.
  */
 static bool wait_all(struct request_queue *q, s32 value, unsigned int ms)
 {
 	unsigned long end = jiffies + msecs_to_jiffies(ms);
 	unsigned int cpu, n = 0;
+
+	if (value != NO_LIMIT)
+		return wait_resume_latency_until(test_cpu, value, end);
 
 	for_each_test_cpu(cpu, q) {
 		if (!wait_resume_latency_until(cpu, value, end))
@@ -528,7 +585,7 @@ static bool wait_all(struct request_queue *q, s32 value, unsigned int ms)
 
 /*
  * A stream followed by silence is relaxed one hold period after the raise,
- * not two: the raise takes the issued mark of the requests that started
+ * not two: the raise takes the marks of the completions that started
  * the busy period, so the relax comes between one hold period and one
  * hold period plus the slack after the last request.
  */
@@ -667,7 +724,7 @@ free_set:
 /* Starts a stream from a CPU's PM QoS notifier, once, when it is relaxed. */
 struct kick_nb {
 	struct notifier_block nb;
-	struct blk_mq_hw_ctx *hctx;
+	struct request *rq;
 	int armed;
 	int fired;
 };
@@ -681,21 +738,18 @@ static int kick_during_relax_cb(struct notifier_block *nb, unsigned long value,
 		return NOTIFY_OK;
 	WRITE_ONCE(k->armed, 0);
 	/*
-	 * Two requests issued as blk_mq_start_request() issues them, without
-	 * the I/O itself: this runs in the work item, under the PM QoS mutex.
+	 * Two completions as __blk_mq_end_request() reports them, without the
+	 * I/O itself: this runs in the work item, under the PM QoS mutex.
 	 */
-	rcu_read_lock();
-	blk_mq_cpu_lat_issue(k->hctx);
-	blk_mq_cpu_lat_issue(k->hctx);
-	rcu_read_unlock();
+	blk_mq_cpu_lat_complete(k->rq);
+	blk_mq_cpu_lat_complete(k->rq);
 	WRITE_ONCE(k->fired, 1);
 	return NOTIFY_OK;
 }
 
 /*
  * A stream that starts while the work item relaxes (after its last look at
- * the issued mark, before the busy period ends) is raised: its kick is not
- * lost.
+ * the marks, before the busy period ends) is raised: its kick is not lost.
  */
 static void blk_mq_cpu_lat_kick_during_relax_test(struct kunit *test)
 {
@@ -703,13 +757,14 @@ static void blk_mq_cpu_lat_kick_during_relax_test(struct kunit *test)
 	struct request_queue *q = ctx->disk->queue;
 	struct kick_nb k = {
 		.nb.notifier_call = kick_during_relax_cb,
-		.hctx = queue_hctx(q, 0),
 	};
-	unsigned int cpu = cpumask_first_and(k.hctx->cpumask, cpu_present_mask);
-	struct device *dev = get_cpu_device(cpu);
+	struct device *dev = get_cpu_device(test_cpu);
 	int i;
 
 	KUNIT_ASSERT_NOT_NULL(test, dev);
+	/* Allocated on the test CPU: its completions mark that CPU. */
+	k.rq = blk_mq_alloc_request(q, REQ_OP_DRV_IN, 0);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(k.rq));
 	WRITE_ONCE(blk_mq_cpu_lat_hold_ms, 20);
 	KUNIT_ASSERT_EQ(test, blk_mq_cpu_lat_set_mode(q, TEST_LIMIT_US), 0);
 	test_stream(test, ctx);
@@ -720,9 +775,154 @@ static void blk_mq_cpu_lat_kick_during_relax_test(struct kunit *test)
 	for (i = 0; i < 2000 && !READ_ONCE(k.fired); i++)
 		usleep_range(1000, 2000);
 	dev_pm_qos_remove_notifier(dev, &k.nb, DEV_PM_QOS_RESUME_LATENCY);
+	blk_mq_free_request(k.rq);
 	KUNIT_ASSERT_TRUE_MSG(test, READ_ONCE(k.fired), "never relaxed");
-	expect_all(test, q, TEST_LIMIT_US, 500,
-		   "stream started during the relax not raised");
+	/* The work item's CPU took part too: look at the test CPU only. */
+	KUNIT_EXPECT_TRUE_MSG(test, wait_resume_latency(test_cpu, TEST_LIMIT_US, 500),
+			      "stream started during the relax not raised");
+}
+
+/* Runs a function on another CPU, as I/O submitted or completed there. */
+struct on_cpu_work {
+	struct work_struct work;
+	struct test_ctx *ctx;
+	struct request_queue *q;
+	int n;
+};
+
+static void issue_work_fn(struct work_struct *work)
+{
+	struct on_cpu_work *w = container_of(work, struct on_cpu_work, work);
+	struct request *rq;
+	int i;
+
+	for (i = 0; i < w->n; i++) {
+		rq = blk_mq_alloc_request(w->q, REQ_OP_DRV_IN, 0);
+		if (IS_ERR(rq))
+			return;
+		blk_execute_rq(rq, false);
+		blk_mq_free_request(rq);
+	}
+}
+
+static void complete_work_fn(struct work_struct *work)
+{
+	test_complete(container_of(work, struct on_cpu_work, work)->ctx);
+}
+
+/* Run @fn on @cpu and wait for it. */
+static void run_on_cpu(unsigned int cpu, work_func_t fn, struct test_ctx *ctx,
+		       struct request_queue *q, int n)
+{
+	struct on_cpu_work w = { .ctx = ctx, .q = q, .n = n };
+
+	INIT_WORK_ONSTACK(&w.work, fn);
+	queue_work_on(cpu, system_percpu_wq, &w.work);
+	flush_work(&w.work);
+	destroy_work_on_stack(&w.work);
+}
+
+/* A second online CPU, or skip the test. */
+static unsigned int other_cpu(struct kunit *test)
+{
+	unsigned int cpu = cpumask_next(test_cpu, cpu_online_mask);
+
+	if (cpu >= nr_cpu_ids)
+		kunit_skip(test, "one online CPU");
+	return cpu;
+}
+
+/*
+ * A CPU that starts completing I/O during a busy period is raised at once,
+ * not at the end of the hold period; once it stops, it is relaxed within
+ * two hold periods while the CPU that goes on stays raised.
+ */
+static void blk_mq_cpu_lat_join_test(struct kunit *test)
+{
+	struct test_ctx *ctx = test->priv;
+	struct request_queue *q = ctx->disk->queue;
+	unsigned int other = other_cpu(test);
+	unsigned long end;
+
+	KUNIT_ASSERT_EQ(test, blk_mq_cpu_lat_set_mode(q, TEST_LIMIT_US), 0);
+	test_stream(test, ctx);
+	expect_all(test, q, TEST_LIMIT_US, TEST_HOLD_MS / 2, "not raised");
+	run_on_cpu(other, issue_work_fn, ctx, q, 1);
+	KUNIT_EXPECT_TRUE_MSG(test, wait_resume_latency(other, TEST_LIMIT_US,
+							TEST_HOLD_MS / 2),
+			      "CPU%u completed I/O and is not raised", other);
+
+	/* The test CPU goes on alone for longer than the relax may take. */
+	end = jiffies + msecs_to_jiffies(TEST_RELAX_MS);
+	while (time_before(jiffies, end)) {
+		test_issue(test, ctx);
+		msleep(TEST_HOLD_MS / 4);
+	}
+	KUNIT_EXPECT_EQ_MSG(test, cpu_resume_latency(other), NO_LIMIT,
+			    "CPU%u still raised two hold periods after its I/O",
+			    other);
+	KUNIT_EXPECT_EQ_MSG(test, cpu_resume_latency(test_cpu), TEST_LIMIT_US,
+			    "CPU%u relaxed while its stream went on", test_cpu);
+}
+
+/*
+ * The CPU that completes a request is raised, not only the one that
+ * submitted it: requests submitted here and completed on another CPU raise
+ * both.
+ */
+static void blk_mq_cpu_lat_completion_cpu_test(struct kunit *test)
+{
+	struct test_ctx *ctx = test->priv;
+	struct request_queue *q = ctx->disk->queue;
+	unsigned int other = other_cpu(test);
+	int i;
+
+	KUNIT_ASSERT_EQ(test, blk_mq_cpu_lat_set_mode(q, TEST_LIMIT_US), 0);
+	for (i = 0; i < 2; i++) {
+		test_start(test, ctx);
+		run_on_cpu(other, complete_work_fn, ctx, q, 0);
+	}
+	KUNIT_EXPECT_TRUE_MSG(test, wait_resume_latency(other, TEST_LIMIT_US,
+							TEST_HOLD_MS / 2),
+			      "completing CPU%u not raised", other);
+	KUNIT_EXPECT_TRUE_MSG(test, wait_resume_latency(test_cpu, TEST_LIMIT_US,
+							TEST_HOLD_MS / 2),
+			      "submitting CPU%u not raised", test_cpu);
+}
+
+/*
+ * Requests that are started and requeued again and again without
+ * completing (dm-multipath with queue_if_no_path and no path) start no
+ * busy period: only completions count.
+ */
+static void blk_mq_cpu_lat_requeue_test(struct kunit *test)
+{
+	struct test_ctx *ctx = test->priv;
+	struct request_queue *q = ctx->disk->queue;
+	struct request *rq;
+	int i;
+
+	WRITE_ONCE(blk_mq_cpu_lat_hold_ms, 20);
+	KUNIT_ASSERT_EQ(test, blk_mq_cpu_lat_set_mode(q, TEST_LIMIT_US), 0);
+	WRITE_ONCE(ctx->requeue, true);
+	for (i = 0; i < 2; i++) {
+		rq = blk_mq_alloc_request(q, REQ_OP_DRV_IN, 0);
+		KUNIT_ASSERT_FALSE(test, IS_ERR(rq));
+		rq->end_io = test_end_io;
+		blk_execute_rq_nowait(rq, false);
+	}
+	/* Requeued every 5 ms: about 60 restarts of each. */
+	msleep(300);
+	KUNIT_EXPECT_EQ_MSG(test, blk_mq_cpu_lat_raises(queue_hctx(q, 0)), 0,
+			    "busy periods from requeued requests");
+	expect_now(test, q, NO_LIMIT, "raised by requeued requests");
+	KUNIT_EXPECT_EQ(test, atomic_read(&ctx->ended), 0);
+
+	WRITE_ONCE(ctx->requeue, false);
+	blk_mq_kick_requeue_list(q);
+	for (i = 0; i < 1000 && atomic_read(&ctx->ended) < 2; i++)
+		usleep_range(1000, 2000);
+	KUNIT_EXPECT_EQ(test, atomic_read(&ctx->ended), 2);
 }
 
 /* "auto" takes the limit from the CPU's cpuidle state table. */
@@ -857,9 +1057,9 @@ static void blk_mq_cpu_lat_remap_test(struct kunit *test)
 	if (nr_cpu_ids < 2)
 		kunit_skip(test, "one possible CPU: no remap changes the count");
 	KUNIT_ASSERT_EQ(test, blk_mq_cpu_lat_set_mode(q, TEST_LIMIT_US), 0);
-	/* One hctx for every CPU: a stream raises them all. */
+	/* One hctx for every CPU: a stream raises the test CPU. */
 	test_stream(test, ctx);
-	expect_present(test, TEST_LIMIT_US, TEST_HOLD_MS / 2, "not raised");
+	expect_all(test, q, TEST_LIMIT_US, TEST_HOLD_MS / 2, "not raised");
 	for (k = 0; k < ARRAY_SIZE(nr); k++) {
 		blk_mq_update_nr_hw_queues(&ctx->set, nr[k]);
 		expect_state_follows_masks(test, q, nr[k]);
@@ -973,6 +1173,9 @@ static struct kunit_case blk_mq_cpu_lat_test_cases[] = {
 	KUNIT_CASE(blk_mq_cpu_lat_handshake_test),
 	KUNIT_CASE(blk_mq_cpu_lat_kick_during_relax_test),
 	KUNIT_CASE(blk_mq_cpu_lat_work_rate_test),
+	KUNIT_CASE(blk_mq_cpu_lat_join_test),
+	KUNIT_CASE(blk_mq_cpu_lat_completion_cpu_test),
+	KUNIT_CASE(blk_mq_cpu_lat_requeue_test),
 	KUNIT_CASE(blk_mq_cpu_lat_auto_test),
 	KUNIT_CASE(blk_mq_cpu_lat_auto_no_driver_test),
 	KUNIT_CASE(blk_mq_cpu_lat_explicit_no_driver_test),

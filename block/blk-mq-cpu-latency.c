@@ -15,19 +15,28 @@
  * only while that queue sees a stream of I/O.
  *
  * While it is enabled on a request queue, every hardware queue (hctx) owns one
- * %DEV_PM_QOS_RESUME_LATENCY request for each CPU in its mask:
+ * %DEV_PM_QOS_RESUME_LATENCY request for each CPU in its mask, and raises
+ * only the requests of the CPUs that take part in its completions:
  *
- * - **Issue.** blk_mq_start_request() calls blk_mq_cpu_lat_issue(). While
- *   the hctx is raised that is two loads and, at most once per hold period,
- *   one plain store that marks the hctx as issued: no atomic operation, no
- *   lock, no iteration over CPUs or requests, no PM QoS call.
+ * - **Completion.** __blk_mq_end_request() and blk_mq_end_request_batch()
+ *   call blk_mq_cpu_lat_complete() for every request, and so does the CPU
+ *   that took the interrupt when it sends the completion to another CPU.
+ *   It marks the CPU it runs on and the CPU that submitted the request (the
+ *   CPU of its software queue): the CPUs that wake for the completion.
+ *   While those CPUs are held that is a few bit tests and, at most once per
+ *   hold period per CPU, one atomic bit set: no lock, no iteration over
+ *   CPUs or requests, no PM QoS call. Issuing a request marks nothing, so a
+ *   request that is started and requeued again and again (dm-multipath with
+ *   queue_if_no_path and no path) holds no CPU: only completions do.
  *
- * - **Stream detection.** A request issued while the hctx is not raised
- *   compares the time with the previous such request. Only a second request
+ * - **Stream detection.** A completion on CPUs that are not held compares
+ *   the time with the previous such completion. Only a second completion
  *   within one hold period starts a busy period: I/O sparser than the hold
  *   period never raises anything, as it would pay two PM QoS updates, a
  *   worker wakeup and a hold period of shallow idle for every request and
- *   gain nothing (each request would still be the first of its busy period).
+ *   gain nothing (each request would still be the first of its busy
+ *   period). Within a busy period, a completion on a CPU that is not held
+ *   yet has the work item take that CPU in at once.
  *
  * - **Raise.** dev_pm_qos_*() take a mutex, so the requests are raised by the
  *   hctx's work item, on an unbound workqueue (any housekeeping CPU of the
@@ -35,9 +44,9 @@
  *   cpuidle_latency_limits() gives for each CPU ("auto"), or to the explicit
  *   limit the administrator wrote, clamped to the smallest limit that still
  *   leaves a non-polling state, so that the governors never fall back to
- *   polling. The limits are computed at every raise, with one look at each
- *   cpuidle driver's state table for all the CPUs of the hctx, and again
- *   once a second while raised, so cpuidle drivers that register late and
+ *   polling. The limits are computed whenever CPUs are taken in, with one
+ *   look at each cpuidle driver's state table for all of them, and again
+ *   once a second for the CPUs held, so cpuidle drivers that register late and
  *   CPUs that come back are followed, and so are states the user disables
  *   or enables. A CPU that gets no limit (in "auto": no cpuidle driver,
  *   nothing deeper than C1, every shallow state disabled; in either mode:
@@ -48,45 +57,47 @@
  *   change is not constrained at all.
  *
  * - **Hold and relax.** The work item runs once per hold period
- *   (%BLK_MQ_CPU_LAT_HOLD_MS plus one jiffy) and takes the issued mark; the
- *   raise takes it too, so the first period counts only requests issued
- *   after the raise. Once a whole period went by without a request being
- *   issued, it relaxes the requests to %PM_QOS_RESUME_LATENCY_NO_CONSTRAINT
- *   and wakes those of their CPUs that are idle, so that they pick a deep
- *   state now and not at their next event. The relax therefore comes one to
- *   two hold periods after the last request, plus one RCU grace period (see
- *   below), rounded up to jiffies. Requests still in
- *   flight do not hold the limits: a request that takes longer than the hold
- *   period gains at most the deep state's exit latency over the hold period
- *   (under 4 % with C6 at 290 us), and requests that are requeued or parked
- *   (a multipath device without a path, a reconnecting NVMe-oF controller)
- *   must not hold their CPUs forever. Counting whole periods rather than
- *   comparing time stamps keeps a busy hctx raised even when the timer runs
- *   late.
+ *   (%BLK_MQ_CPU_LAT_HOLD_MS plus one jiffy) and takes the marks; the
+ *   raise takes them too, so the first period counts only completions
+ *   after the raise. A CPU that saw no completion for a whole period is
+ *   relaxed to %PM_QOS_RESUME_LATENCY_NO_CONSTRAINT, and woken if it is
+ *   idle, so that it picks a deep state now and not at its next event; the
+ *   busy period ends when no CPU is held. A CPU is therefore relaxed one to
+ *   two hold periods after its last completion, plus one RCU grace period
+ *   (see below), rounded up to jiffies. Requests still in flight do not
+ *   hold the limits: a request that takes longer than the hold period
+ *   gains at most the deep state's exit latency over the hold period
+ *   (under 4 % with C6 at 290 us), and requests that are requeued or
+ *   parked (a multipath device without a path, a reconnecting NVMe-oF
+ *   controller) must not hold their CPUs forever. Counting whole periods
+ *   rather than comparing time stamps keeps a busy hctx raised even when
+ *   the timer runs late.
  *
- * The relax pairs with the issue path without a barrier there: the issue
- * path marks the hctx and reads @raised inside one RCU read section (a
- * preempt count or task counter increment), and the work item clears
- * @raised, starts a grace period with start_poll_synchronize_rcu() and,
- * in a later run once poll_state_synchronize_rcu() says it has elapsed,
- * reads the issued mark. An issuer that still saw the hctx raised has
- * finished by then, and its mark is visible: the hctx stays raised. An
- * issuer that sees it not raised takes the slow path above. No work item
- * sleeps for the grace period, and the relax waits for no dispatch: not for
- * a BLOCKING tag set's SRCU readers (nbd's ->queue_rq() may sleep until a
- * connection comes back, and NVMe-oF namespaces share one tag set), and not
- * for drivers that start requests outside ->queue_rq().
+ * The relax pairs with the completion path without a barrier there: the
+ * completion marks its CPUs and reads @held inside one RCU read section,
+ * and the work item takes the idle CPUs out of @held, starts a grace period
+ * with start_poll_synchronize_rcu() and, in a later run once
+ * poll_state_synchronize_rcu() says it has elapsed, reads their marks. A
+ * completion that still saw its CPU held has finished by then, and its
+ * mark is visible: the CPU stays held. A completion that sees it not held
+ * takes the slow path above. No work item sleeps for the grace period,
+ * and the relax waits for no dispatch: not for a BLOCKING tag set's SRCU
+ * readers (nbd's ->queue_rq() may sleep until a connection comes back, and
+ * NVMe-oF namespaces share one tag set), and not for drivers that start
+ * requests outside ->queue_rq().
  *
- * The CPUs are those of the hctx mask. For managed interrupts (NVMe and most
- * multi-queue drivers) the completion interrupt of a queue is affine to the
- * same CPUs, so the completion CPU is covered, not only the submitter. A
+ * The CPUs that can be raised are those of the hctx mask. For managed
+ * interrupts (NVMe and most multi-queue drivers) the completion interrupt
+ * of a queue is affine to the same CPUs; an interrupt routed outside the
+ * mask has no request, and only the submitting CPU is raised. A
  * single-queue device (and request-based device mapper, which is blk-mq
- * with one hctx) has every CPU in its one mask; the policy then raises one
- * request per CPU once per busy period. CPUs isolated at boot are not in any
- * mask; CPUs isolated later through cpuset partitions are, and are treated
- * like the others: a resume latency request only changes the idle state the
- * CPU picks next, it sends it no interrupt and runs no work on it. Polled
- * queues are skipped: they spin anyway.
+ * with one hctx) has every CPU in its one mask, but raises only the CPUs
+ * that submit and complete its I/O, so a stream on one CPU leaves the
+ * other CPUs, and with them package idle states, alone. CPUs isolated at
+ * boot are not in any mask; CPUs isolated later through cpuset partitions
+ * are, and are treated like the others: a resume latency request only
+ * changes the idle state the CPU picks next, it sends it no interrupt and
+ * runs no work on it. Polled queues are skipped: they spin anyway.
  *
  * - **System suspend.** A request still raised when the system suspends
  *   would reach readers such as ti_sci_suspend() as a firmware constraint.
@@ -100,8 +111,8 @@
  * blk_cpu_lat_relax trace events naming the disk and hctx, and debugfs shows
  * the state of each hctx.
  *
- * Lifetime and locking: hctx->cpu_lat is an RCU pointer; issuers read it
- * in the RCU read section of the issue path, and state is freed only after
+ * Lifetime and locking: hctx->cpu_lat is an RCU pointer; completions read
+ * it in an RCU read section, and state is freed only after
  * a grace period. The queue attribute allocates and publishes new state
  * under the tag set's tag_list_lock (which excludes a remap of the
  * hardware queues and which no other queue attribute takes) but without
@@ -178,16 +189,18 @@ struct blk_mq_cpu_lat_cpu {
 
 /**
  * struct blk_mq_cpu_lat - CPU latency QoS state of one hardware queue.
- * @issued: requests were issued since @work last looked; set by issuers
- *	only when clear, i.e. at most once per hold period.
- * @raised: the requests hold their limits.
- * @last_unraised: jiffies of the last request issued while not raised.
- * @kicked: an issuer asked for a busy period (see blk_mq_cpu_lat_kick()).
+ * @marks: CPUs that took part in a completion since @work last looked; a
+ *	CPU's bit is set by completions only when clear, i.e. at most once
+ *	per hold period.
+ * @held: CPUs taken into the busy period (their requests hold their
+ *	limits); written by @work only, read by completions.
+ * @last_unheld: jiffies of the last completion on CPUs not held.
  * @state: %BLK_MQ_CPU_LAT_ACTIVE.
- * @relaxing: @raised was cleared and @work waits for the grace period
- *	@gp before it reads @issued.
+ * @misses: completions on CPUs not held, per CPU (statistics).
+ * @relaxing: CPUs were taken out of @held and @work waits for the grace
+ *	period @gp before it reads their marks.
  * @gp: cookie of that grace period, from start_poll_synchronize_rcu().
- * @misses: requests issued while not raised, per CPU (statistics).
+ * @period_end: jiffies when the current hold period ends.
  * @hctx: the hardware queue.
  * @q: its request queue, referenced until this is freed.
  * @mode: %BLK_MQ_CPU_LAT_AUTO or an explicit limit in microseconds.
@@ -198,29 +211,31 @@ struct blk_mq_cpu_lat_cpu {
  * @hctx_num: index of the hctx, for tracing (@work never touches @hctx).
  * @refreshed: jiffies when the limits were last computed.
  * @work: raises, holds and relaxes the requests. Being one work item, it is
- *	the only writer of @raises, @relaxes, @runs and @cpus; debugfs reads them
- *	without a lock.
- * @free_rwork: frees detached state once no issuer can see it any more,
- *	after an RCU grace period.
- * @raises: busy periods, i.e. times the requests were raised.
- * @relaxes: times the requests were relaxed.
+ *	the only writer of @held, @raises, @relaxes, @runs and @cpus; debugfs
+ *	reads them without a lock.
+ * @free_rwork: frees detached state once no completion can see it any
+ *	more, after an RCU grace period.
+ * @raises: busy periods, i.e. times the requests were first raised.
+ * @relaxes: times a busy period ended.
  * @runs: times @work ran (statistics: once per hold period while raised).
- * @mask: the CPUs of @cpus, for cpuidle_latency_limits().
- * @limits: the cpuidle limits of each CPU of @cpus, in the same order;
- *	scratch space of @work.
+ * @mask: the CPUs of @cpus.
+ * @relax_mask: the CPUs taken out of @held, while @relaxing.
+ * @scratch: scratch space of @work.
+ * @limits: the cpuidle limits of the CPUs @work raises, in the order of
+ *	@mask; scratch space of @work.
  * @nr_cpus: number of CPUs in the hctx mask when this was attached.
  * @cpus: one request per CPU of the hctx mask, in the order of @mask.
  */
 struct blk_mq_cpu_lat {
-	unsigned long issued;
-	bool raised;
-	unsigned long last_unraised;
-	unsigned long kicked;
+	cpumask_var_t marks;
+	cpumask_var_t held;
+	unsigned long last_unheld;
 	unsigned long state;
-	bool relaxing;
-	unsigned long gp;
 	unsigned long __percpu *misses;
 
+	bool relaxing;
+	unsigned long gp;
+	unsigned long period_end;
 	struct blk_mq_hw_ctx *hctx;
 	struct request_queue *q;
 	int mode;
@@ -235,6 +250,8 @@ struct blk_mq_cpu_lat {
 	unsigned long relaxes;
 	unsigned long runs;
 	cpumask_var_t mask;
+	cpumask_var_t relax_mask;
+	cpumask_var_t scratch;
 	struct cpuidle_cpu_latency *limits;
 	unsigned int nr_cpus;
 	struct blk_mq_cpu_lat_cpu cpus[] __counted_by(nr_cpus);
@@ -308,18 +325,23 @@ static void blk_mq_cpu_lat_set(struct blk_mq_cpu_lat_cpu *c, s32 value)
 		WRITE_ONCE(c->value, value);
 }
 
-/* Set every request to its current limit; the smallest one for tracing. */
-static s32 blk_mq_cpu_lat_apply(struct blk_mq_cpu_lat *cl)
+/*
+ * Set the request of every CPU in @cpus to its current limit and return the
+ * smallest one, for tracing. One look at each cpuidle driver, not one per
+ * CPU, and only for the CPUs in @cpus.
+ */
+static s32 blk_mq_cpu_lat_apply(struct blk_mq_cpu_lat *cl,
+				const struct cpumask *cpus)
 {
 	s32 limit, min = PM_QOS_RESUME_LATENCY_NO_CONSTRAINT;
-	unsigned int i;
+	unsigned int i, j = 0;
 
-	cl->refreshed = jiffies;
-	/* One look at each cpuidle driver, not one per CPU. */
-	cpuidle_latency_limits(cl->mask, cl->limits);
+	cpuidle_latency_limits(cpus, cl->limits);
 	cpus_read_lock();
 	for (i = 0; i < cl->nr_cpus; i++) {
-		limit = blk_mq_cpu_lat_limit(cl->mode, &cl->limits[i]);
+		if (!cpumask_test_cpu(cl->cpus[i].cpu, cpus))
+			continue;
+		limit = blk_mq_cpu_lat_limit(cl->mode, &cl->limits[j++]);
 		blk_mq_cpu_lat_set(&cl->cpus[i], limit);
 		min = min(min, limit);
 	}
@@ -327,33 +349,77 @@ static s32 blk_mq_cpu_lat_apply(struct blk_mq_cpu_lat *cl)
 	return min;
 }
 
-static void blk_mq_cpu_lat_raise(struct blk_mq_cpu_lat *cl)
+/*
+ * Take the CPUs in @cpus into the busy period: raise their requests, then
+ * let their completions take the fast path.
+ */
+static void blk_mq_cpu_lat_take(struct blk_mq_cpu_lat *cl,
+				const struct cpumask *cpus)
 {
 	s32 min;
 
-	/* The first hold period counts requests issued from here on. */
-	WRITE_ONCE(cl->issued, 0);
-	min = blk_mq_cpu_lat_apply(cl);
-	WRITE_ONCE(cl->raised, true);
-	/* Issuers that kicked before the line above belong to this period. */
-	WRITE_ONCE(cl->kicked, 0);
-	WRITE_ONCE(cl->raises, cl->raises + 1);
-	trace_blk_cpu_lat_raise(cl->disk_name, cl->hctx_num, cl->nr_cpus, min);
+	if (cpumask_empty(cpus))
+		return;
+	min = blk_mq_cpu_lat_apply(cl, cpus);
+	cpumask_or(cl->held, cl->held, cpus);
+	trace_blk_cpu_lat_raise(cl->disk_name, cl->hctx_num,
+				cpumask_weight(cpus), min);
 }
 
 /*
- * Relax every request. A CPU that was held and is idle now is woken, so
- * that its governor picks a state again with no limit: an idle CPU with its
- * tick stopped would otherwise stay shallow until its next event.
+ * Move the marks into @snap and clear them. Each word is exchanged
+ * atomically, so no concurrent mark is lost.
  */
-static void blk_mq_cpu_lat_release(struct blk_mq_cpu_lat *cl)
+static void blk_mq_cpu_lat_take_marks(struct blk_mq_cpu_lat *cl,
+				      struct cpumask *snap)
+{
+	unsigned long *marks = cpumask_bits(cl->marks);
+	unsigned int w;
+
+	for (w = 0; w < BITS_TO_LONGS(nr_cpu_ids); w++)
+		cpumask_bits(snap)[w] = xchg(&marks[w], 0);
+}
+
+/* Start a busy period with the CPUs of the completions that kicked it. */
+static void blk_mq_cpu_lat_raise(struct blk_mq_cpu_lat *cl)
+{
+	/* The first hold period counts completions from here on. */
+	blk_mq_cpu_lat_take_marks(cl, cl->scratch);
+	cpumask_and(cl->scratch, cl->scratch, cl->mask);
+	if (cpumask_empty(cl->scratch))
+		return;
+	cl->refreshed = jiffies;
+	cl->period_end = jiffies + blk_mq_cpu_lat_hold();
+	blk_mq_cpu_lat_take(cl, cl->scratch);
+	WRITE_ONCE(cl->raises, cl->raises + 1);
+}
+
+/* Take in the CPUs marked but not held: they joined the busy period. */
+static void blk_mq_cpu_lat_join(struct blk_mq_cpu_lat *cl)
+{
+	cpumask_andnot(cl->scratch, cl->marks, cl->held);
+	cpumask_and(cl->scratch, cl->scratch, cl->mask);
+	blk_mq_cpu_lat_take(cl, cl->scratch);
+}
+
+/*
+ * Relax the requests of the CPUs in @cpus. A CPU that was held and is idle
+ * now is woken, so that its governor picks a state again with no limit: an
+ * idle CPU with its tick stopped would otherwise stay shallow until its
+ * next event.
+ */
+static void blk_mq_cpu_lat_release(struct blk_mq_cpu_lat *cl,
+				   const struct cpumask *cpus)
 {
 	struct blk_mq_cpu_lat_cpu *c;
-	unsigned int i;
+	unsigned int i, n = 0;
 
 	cpus_read_lock();
 	for (i = 0; i < cl->nr_cpus; i++) {
 		c = &cl->cpus[i];
+		if (!cpumask_test_cpu(c->cpu, cpus))
+			continue;
+		n++;
 		if (c->value == PM_QOS_RESUME_LATENCY_NO_CONSTRAINT)
 			continue;
 		blk_mq_cpu_lat_set(c, PM_QOS_RESUME_LATENCY_NO_CONSTRAINT);
@@ -361,85 +427,108 @@ static void blk_mq_cpu_lat_release(struct blk_mq_cpu_lat *cl)
 			wake_up_if_idle(c->cpu);
 	}
 	cpus_read_unlock();
-}
-
-/* Relax every request and count and trace the end of the busy period. */
-static void blk_mq_cpu_lat_relaxed(struct blk_mq_cpu_lat *cl)
-{
-	blk_mq_cpu_lat_release(cl);
-	WRITE_ONCE(cl->relaxes, cl->relaxes + 1);
-	trace_blk_cpu_lat_relax(cl->disk_name, cl->hctx_num, cl->nr_cpus);
+	if (n)
+		trace_blk_cpu_lat_relax(cl->disk_name, cl->hctx_num, n);
 }
 
 /*
- * No request was issued for a whole hold period: clear @raised and start
- * the grace period after which every issuer that still saw it set has made
- * its mark visible (see __blk_mq_cpu_lat_issue()).
+ * A hold period ended. Take in the CPUs that joined in it; take out of
+ * @held those that saw no completion in it, and start the grace period
+ * after which every completion that still saw them held has made its mark
+ * visible (see __blk_mq_cpu_lat_complete()).
  */
-static void blk_mq_cpu_lat_start_relax(struct blk_mq_cpu_lat *cl)
+static void blk_mq_cpu_lat_period_end(struct blk_mq_cpu_lat *cl)
 {
-	WRITE_ONCE(cl->raised, false);
+	blk_mq_cpu_lat_take_marks(cl, cl->scratch);
+	cl->period_end = jiffies + blk_mq_cpu_lat_hold();
+	cpumask_andnot(cl->relax_mask, cl->held, cl->scratch);
+	cpumask_andnot(cl->scratch, cl->scratch, cl->held);
+	cpumask_and(cl->scratch, cl->scratch, cl->mask);
+	blk_mq_cpu_lat_take(cl, cl->scratch);
+	if (cpumask_empty(cl->relax_mask))
+		return;
+	cpumask_andnot(cl->held, cl->held, cl->relax_mask);
 	cl->gp = start_poll_synchronize_rcu();
 	cl->relaxing = true;
 }
 
 /*
- * The grace period of the relax has elapsed: end the busy period unless a
- * request was issued since the hold period ended. Return false, with the
- * hctx raised again, if one was.
+ * The grace period of the relax has elapsed: CPUs marked since they were
+ * taken out of @held are held again (their requests never changed), the
+ * others are relaxed. Then take in CPUs that joined meanwhile.
  */
-static bool blk_mq_cpu_lat_finish_relax(struct blk_mq_cpu_lat *cl)
+static void blk_mq_cpu_lat_finish_relax(struct blk_mq_cpu_lat *cl)
 {
 	cl->relaxing = false;
-	/* Pairs with the issued mark stored before the raised check in the issue path. */
-	if (READ_ONCE(cl->issued)) {
-		WRITE_ONCE(cl->raised, true);
-		WRITE_ONCE(cl->kicked, 0);
-		return false;
-	}
-
-	blk_mq_cpu_lat_relaxed(cl);
-	return true;
+	/* Pairs with the mark stored before the held check of completions. */
+	cpumask_and(cl->scratch, cl->relax_mask, cl->marks);
+	cpumask_or(cl->held, cl->held, cl->scratch);
+	cpumask_andnot(cl->relax_mask, cl->relax_mask, cl->scratch);
+	blk_mq_cpu_lat_release(cl, cl->relax_mask);
+	blk_mq_cpu_lat_join(cl);
 }
 
 /*
- * The system is suspending: relax now, whatever was issued, and end the
- * busy period without looking at @kicked. Issuers that kick from here on
- * find the work item relaxing nothing until the system has resumed.
+ * The system is suspending: relax now, whatever was completed, and end
+ * the busy period. Completions from here on find the work item relaxing
+ * nothing until the system has resumed.
  */
 static void blk_mq_cpu_lat_suspend(struct blk_mq_cpu_lat *cl)
 {
-	/* Only a raised or relaxing hctx holds requests. */
-	if (cl->raised || cl->relaxing) {
-		WRITE_ONCE(cl->raised, false);
-		cl->relaxing = false;
-		blk_mq_cpu_lat_relaxed(cl);
+	/* Only held or relaxing CPUs hold requests. */
+	if (cl->relaxing)
+		cpumask_or(cl->held, cl->held, cl->relax_mask);
+	cl->relaxing = false;
+	if (!cpumask_empty(cl->held)) {
+		cpumask_copy(cl->scratch, cl->held);
+		cpumask_clear(cl->held);
+		blk_mq_cpu_lat_release(cl, cl->scratch);
+		WRITE_ONCE(cl->relaxes, cl->relaxes + 1);
 	}
+	cpumask_clear(cl->marks);
 	clear_bit(BLK_MQ_CPU_LAT_ACTIVE, &cl->state);
 }
 
 /*
- * Start a busy period unless one is running. @kicked tells the work item
- * ending a busy period that a kick may have been lost to its ACTIVE bit.
+ * Start a busy period unless one is running; with @now, also have a
+ * running one look at the marks at once rather than at the end of its
+ * hold period. The caller has set its marks.
  */
-static void blk_mq_cpu_lat_kick(struct blk_mq_cpu_lat *cl)
+static void blk_mq_cpu_lat_kick(struct blk_mq_cpu_lat *cl, bool now)
 {
-	WRITE_ONCE(cl->kicked, 1);
 	/*
-	 * Order the store above before reading ACTIVE; pairs with
-	 * smp_mb__after_atomic() in blk_mq_cpu_lat_work_fn(). Only requests
-	 * issued while not raised get here.
+	 * Order the marks before reading ACTIVE; pairs with
+	 * smp_mb__after_atomic() in blk_mq_cpu_lat_end(). Only completions
+	 * on CPUs not held get here.
 	 */
 	smp_mb();
 	if (!test_bit(BLK_MQ_CPU_LAT_ACTIVE, &cl->state) &&
 	    !test_and_set_bit(BLK_MQ_CPU_LAT_ACTIVE, &cl->state))
 		mod_delayed_work(blk_mq_cpu_lat_wq, &cl->work, 0);
+	else if (now)
+		mod_delayed_work(blk_mq_cpu_lat_wq, &cl->work, 0);
+}
+
+/*
+ * No CPU is held any more: end the busy period, unless a completion marked
+ * a CPU in the meantime and may have seen ACTIVE still set.
+ */
+static void blk_mq_cpu_lat_end(struct blk_mq_cpu_lat *cl)
+{
+	if (READ_ONCE(cl->raises) != READ_ONCE(cl->relaxes))
+		WRITE_ONCE(cl->relaxes, cl->relaxes + 1);
+	clear_bit(BLK_MQ_CPU_LAT_ACTIVE, &cl->state);
+	/* Pairs with smp_mb() in blk_mq_cpu_lat_kick(). */
+	smp_mb__after_atomic();
+	if (!cpumask_empty(cl->marks))
+		blk_mq_cpu_lat_kick(cl, false);
 }
 
 static void blk_mq_cpu_lat_work_fn(struct work_struct *work)
 {
 	struct blk_mq_cpu_lat *cl = container_of(to_delayed_work(work),
 						 struct blk_mq_cpu_lat, work);
+	unsigned long now = jiffies;
 
 	/* Being freed: blk_mq_cpu_lat_free() removes the requests. */
 	if (READ_ONCE(cl->detached))
@@ -456,68 +545,122 @@ static void blk_mq_cpu_lat_work_fn(struct work_struct *work)
 			queue_delayed_work(blk_mq_cpu_lat_wq, &cl->work, 1);
 			return;
 		}
-		if (blk_mq_cpu_lat_finish_relax(cl)) {
-			clear_bit(BLK_MQ_CPU_LAT_ACTIVE, &cl->state);
-			/* Pairs with smp_mb() in blk_mq_cpu_lat_kick(). */
-			smp_mb__after_atomic();
-			if (READ_ONCE(cl->kicked))
-				blk_mq_cpu_lat_kick(cl);
-			return;
-		}
-	} else if (!cl->raised) {
+		blk_mq_cpu_lat_finish_relax(cl);
+	} else if (cpumask_empty(cl->held)) {
 		blk_mq_cpu_lat_raise(cl);
-	} else if (!xchg(&cl->issued, 0)) {
-		blk_mq_cpu_lat_start_relax(cl);
-		queue_delayed_work(blk_mq_cpu_lat_wq, &cl->work, 1);
+	} else if (time_before(now, cl->period_end)) {
+		blk_mq_cpu_lat_join(cl);
+	} else {
+		blk_mq_cpu_lat_period_end(cl);
+	}
+
+	if (cpumask_empty(cl->held) && !cl->relaxing) {
+		blk_mq_cpu_lat_end(cl);
 		return;
 	}
 	/* Still busy: follow drivers and CPUs that came and went. */
-	if (time_after(jiffies, cl->refreshed + BLK_MQ_CPU_LAT_REFRESH))
-		blk_mq_cpu_lat_apply(cl);
-	queue_delayed_work(blk_mq_cpu_lat_wq, &cl->work, blk_mq_cpu_lat_hold());
+	if (time_after(now, cl->refreshed + BLK_MQ_CPU_LAT_REFRESH)) {
+		cl->refreshed = now;
+		blk_mq_cpu_lat_apply(cl, cl->held);
+	}
+	if (cl->relaxing)
+		queue_delayed_work(blk_mq_cpu_lat_wq, &cl->work, 1);
+	else
+		queue_delayed_work(blk_mq_cpu_lat_wq, &cl->work,
+				   time_after(cl->period_end, now) ?
+				   cl->period_end - now : 1);
 }
 
 /*
- * Slow path of the issue: the hctx is not raised. A request that follows
+ * Mark @cpu as taking part in a completion on @cl's hctx. Return false if
+ * it is a CPU of the hctx that is not held: the slow path must look at it.
+ */
+static bool blk_mq_cpu_lat_mark(struct blk_mq_cpu_lat *cl, unsigned int cpu)
+{
+	if (likely(cpumask_test_cpu(cpu, cl->held))) {
+		/* Read after the grace period in blk_mq_cpu_lat_finish_relax(). */
+		if (!cpumask_test_cpu(cpu, cl->marks))
+			cpumask_set_cpu(cpu, cl->marks);
+		return true;
+	}
+	/* A CPU outside the mask (an interrupt routed elsewhere) has no request. */
+	return !cpumask_test_cpu(cpu, cl->mask);
+}
+
+/*
+ * Take @cpu into a running busy period: mark it, and have the work item
+ * look at once, the first time in a hold period only.
+ */
+static bool blk_mq_cpu_lat_join_cpu(struct blk_mq_cpu_lat *cl,
+				    unsigned int cpu)
+{
+	return cpumask_test_cpu(cpu, cl->mask) &&
+	       !cpumask_test_and_set_cpu(cpu, cl->marks);
+}
+
+/*
+ * Slow path of a completion: @cpu or @sub is a CPU of the hctx that is not
+ * held. In a busy period, it joins. Otherwise a completion that follows
  * another one within a hold period is a stream: start a busy period.
  */
-static void blk_mq_cpu_lat_unraised(struct blk_mq_cpu_lat *cl)
+static void blk_mq_cpu_lat_unheld(struct blk_mq_cpu_lat *cl, unsigned int cpu,
+				  unsigned int sub)
 {
-	unsigned long now = jiffies, last = READ_ONCE(cl->last_unraised);
+	unsigned long now = jiffies, last;
+	bool join;
 
 	this_cpu_inc(*cl->misses);
-	/* Concurrent issuers may store their time in any order: harmless. */
+	if (test_bit(BLK_MQ_CPU_LAT_ACTIVE, &cl->state)) {
+		join = blk_mq_cpu_lat_join_cpu(cl, cpu);
+		if (blk_mq_cpu_lat_join_cpu(cl, sub))
+			join = true;
+		if (join)
+			blk_mq_cpu_lat_kick(cl, true);
+		return;
+	}
+
+	last = READ_ONCE(cl->last_unheld);
+	/* Concurrent completions may store their time in any order: harmless. */
 	if (last != now)
-		WRITE_ONCE(cl->last_unraised, now);
-	if (time_before(now, last + blk_mq_cpu_lat_hold()))
-		blk_mq_cpu_lat_kick(cl);
+		WRITE_ONCE(cl->last_unheld, now);
+	if (time_before(now, last + blk_mq_cpu_lat_hold())) {
+		if (cpumask_test_cpu(cpu, cl->mask))
+			cpumask_set_cpu(cpu, cl->marks);
+		if (cpumask_test_cpu(sub, cl->mask))
+			cpumask_set_cpu(sub, cl->marks);
+		blk_mq_cpu_lat_kick(cl, false);
+	}
 }
 
 /**
- * __blk_mq_cpu_lat_issue - Hot path of blk_mq_cpu_lat_issue().
- * @hctx: the hctx the request is issued on.
+ * __blk_mq_cpu_lat_complete - Hot path of blk_mq_cpu_lat_complete().
+ * @rq: the request being completed.
  *
- * The look at the state of @hctx, the mark and the look at @raised form one
- * RCU read section. The relax waits for its end (with a polled grace
- * period, never sleeping) before it reads the mark, and so does freeing the
- * state; it waits for no dispatch section of the tag set, so neither a
- * BLOCKING driver that sleeps in ->queue_rq() nor a driver that starts
- * requests outside it delays or defeats the relax.
+ * Marks the CPU the completion runs on and the CPU that submitted @rq (its
+ * software queue's CPU). The look at the state of the hctx, the marks and
+ * the looks at @held form one RCU read section. The relax of a CPU waits
+ * for its end (with a polled grace period, never sleeping) before it reads
+ * the mark, and so does freeing the state; it waits for no dispatch section
+ * of the tag set, so a BLOCKING driver that sleeps in ->queue_rq() does not
+ * delay the relax. Requests that are started and requeued without being
+ * completed (a multipath device without a path) mark nothing.
  *
- * Context: Any context, called with the queue usage counter held.
+ * Context: Any context.
  */
-void __blk_mq_cpu_lat_issue(struct blk_mq_hw_ctx *hctx)
+void __blk_mq_cpu_lat_complete(struct request *rq)
 {
+	unsigned int cpu = raw_smp_processor_id(), sub = rq->mq_ctx->cpu;
 	struct blk_mq_cpu_lat *cl;
+	bool held;
 
 	rcu_read_lock();
-	cl = rcu_dereference(hctx->cpu_lat);
+	cl = rcu_dereference(rq->mq_hctx->cpu_lat);
 	if (cl) {
-		/* Read after the grace period in blk_mq_cpu_lat_finish_relax(). */
-		if (!READ_ONCE(cl->issued))
-			WRITE_ONCE(cl->issued, 1);
-		if (unlikely(!READ_ONCE(cl->raised)))
-			blk_mq_cpu_lat_unraised(cl);
+		held = blk_mq_cpu_lat_mark(cl, cpu);
+		if (sub != cpu && !blk_mq_cpu_lat_mark(cl, sub))
+			held = false;
+		if (unlikely(!held))
+			blk_mq_cpu_lat_unheld(cl, cpu, sub);
 	}
 	rcu_read_unlock();
 }
@@ -534,7 +677,11 @@ static void blk_mq_cpu_lat_free_mem(struct blk_mq_cpu_lat *cl)
 {
 	free_percpu(cl->misses);
 	kfree(cl->limits);
+	free_cpumask_var(cl->scratch);
+	free_cpumask_var(cl->relax_mask);
 	free_cpumask_var(cl->mask);
+	free_cpumask_var(cl->held);
+	free_cpumask_var(cl->marks);
 	kfree(cl);
 }
 
@@ -555,7 +702,11 @@ static struct blk_mq_cpu_lat *blk_mq_cpu_lat_alloc(struct blk_mq_hw_ctx *hctx,
 	cl->limits = kcalloc_node(n, sizeof(*cl->limits), GFP_NOIO,
 				  hctx->numa_node);
 	if (!cl->misses || !cl->limits ||
+	    !zalloc_cpumask_var_node(&cl->marks, GFP_NOIO, hctx->numa_node) ||
+	    !zalloc_cpumask_var_node(&cl->held, GFP_NOIO, hctx->numa_node) ||
 	    !zalloc_cpumask_var_node(&cl->mask, GFP_NOIO, hctx->numa_node) ||
+	    !zalloc_cpumask_var_node(&cl->relax_mask, GFP_NOIO, hctx->numa_node) ||
+	    !zalloc_cpumask_var_node(&cl->scratch, GFP_NOIO, hctx->numa_node) ||
 	    !blk_get_queue(hctx->queue)) {
 		blk_mq_cpu_lat_free_mem(cl);
 		return NULL;
@@ -575,8 +726,8 @@ static struct blk_mq_cpu_lat *blk_mq_cpu_lat_alloc(struct blk_mq_hw_ctx *hctx,
 	cl->mode = mode;
 	strscpy(cl->disk_name, cl->q->disk ? cl->q->disk->disk_name : "-");
 	cl->hctx_num = hctx->queue_num;
-	/* The first request after enabling is not taken for a stream. */
-	cl->last_unraised = jiffies - blk_mq_cpu_lat_hold();
+	/* The first completion after enabling is not taken for a stream. */
+	cl->last_unheld = jiffies - blk_mq_cpu_lat_hold();
 	INIT_DELAYED_WORK(&cl->work, blk_mq_cpu_lat_work_fn);
 	INIT_RCU_WORK(&cl->free_rwork, blk_mq_cpu_lat_free_fn);
 	spin_lock(&blk_mq_cpu_lat_list_lock);
@@ -586,7 +737,7 @@ static struct blk_mq_cpu_lat *blk_mq_cpu_lat_alloc(struct blk_mq_hw_ctx *hctx,
 }
 
 /*
- * Free state that no issuer can reach any more: stop the work item, then
+ * Free state that no completion can reach any more: stop the work item, then
  * remove every request so that each CPU is back to no constraint. Must not
  * be called with a queue frozen (see "Lifetime" above).
  */
@@ -619,7 +770,7 @@ static void blk_mq_cpu_lat_free_fn(struct work_struct *work)
 }
 
 /*
- * Free detached state from process context, once issuers that may still
+ * Free detached state from process context, once completions that may still
  * see it have left their RCU read sections.
  */
 static void blk_mq_cpu_lat_free_later(struct blk_mq_cpu_lat *cl)
@@ -632,7 +783,7 @@ static void blk_mq_cpu_lat_free_later(struct blk_mq_cpu_lat *cl)
 
 /*
  * Publish @cl (or NULL) as the state of @hctx and return the state it
- * replaces, which issuers may see until a grace period has elapsed.
+ * replaces, which completions may see until a grace period has elapsed.
  */
 static struct blk_mq_cpu_lat *blk_mq_cpu_lat_swap(struct blk_mq_hw_ctx *hctx,
 						  struct blk_mq_cpu_lat *cl)
@@ -665,6 +816,16 @@ int blk_mq_cpu_lat_nr_cpus(struct blk_mq_hw_ctx *hctx)
 	guard(mutex)(&blk_mq_cpu_lat_mutex);
 	cl = blk_mq_cpu_lat_get(hctx);
 	return cl ? cl->nr_cpus : -1;
+}
+
+/* Busy periods of @hctx so far, or 0 without state. */
+unsigned long blk_mq_cpu_lat_raises(struct blk_mq_hw_ctx *hctx)
+{
+	struct blk_mq_cpu_lat *cl;
+
+	guard(mutex)(&blk_mq_cpu_lat_mutex);
+	cl = blk_mq_cpu_lat_get(hctx);
+	return cl ? READ_ONCE(cl->raises) : 0;
 }
 
 /* Runs of the work item of @hctx, or 0 without state. */
@@ -801,7 +962,7 @@ static int blk_mq_cpu_lat_alloc_all(struct request_queue *q, int mode,
  * that, and neither fails nor makes the scheduler or nr_requests
  * attributes fail. (Holding the queue's usage counter instead would wait
  * for a freeze in progress, and del_gendisk() starts one before it removes
- * the attributes, whose writers it waits for.) Issuers see the old state
+ * the attributes, whose writers it waits for.) Completions see the old state
  * or the new one; the old state is freed after an RCU grace period, which
  * removes its requests before this returns. On failure nothing changes.
  *
@@ -912,10 +1073,11 @@ static void blk_mq_cpu_lat_show_mode(struct seq_file *m, int mode)
  * @hctx: hardware queue.
  * @m: debugfs file.
  *
- * Shows the mode, whether the hctx is in a busy period and its requests are
- * raised, the counters of raises, relaxes, misses (requests issued while
- * not raised) and runs of its work item and, per CPU, the value its request
- * holds ("none" for no constraint): for an explicit mode, the limit clamped
+ * Shows the mode, whether the hctx is in a busy period, whether some of its
+ * CPUs are raised and which ("held"), the counters of raises (busy
+ * periods), relaxes, misses (completions on CPUs not held) and runs of its
+ * work item and, per CPU, the value its request holds ("none" for no
+ * constraint): for an explicit mode, the limit clamped
  * so that the CPU does not poll. An hctx that should have state and has none
  * (an allocation failed when the hardware queues were remapped) shows
  * "state=missing".
@@ -947,9 +1109,9 @@ int blk_mq_cpu_lat_debugfs_show(struct blk_mq_hw_ctx *hctx, struct seq_file *m)
 	}
 
 	blk_mq_cpu_lat_show_mode(m, cl->mode);
-	seq_printf(m, "active=%d raised=%d\n",
+	seq_printf(m, "active=%d raised=%d held=%*pbl\n",
 		   test_bit(BLK_MQ_CPU_LAT_ACTIVE, &cl->state),
-		   READ_ONCE(cl->raised));
+		   !cpumask_empty(cl->held), cpumask_pr_args(cl->held));
 	for_each_possible_cpu(cpu)
 		misses += READ_ONCE(*per_cpu_ptr(cl->misses, cpu));
 	seq_printf(m, "raises=%lu relaxes=%lu misses=%lu runs=%lu\n",

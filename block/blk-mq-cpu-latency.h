@@ -14,7 +14,7 @@ struct notifier_block;
 struct seq_file;
 
 #ifdef CONFIG_BLK_MQ_CPU_LATENCY
-void __blk_mq_cpu_lat_issue(struct blk_mq_hw_ctx *hctx);
+void __blk_mq_cpu_lat_complete(struct request *rq);
 void blk_mq_cpu_lat_exit_hctx(struct blk_mq_hw_ctx *hctx);
 void blk_mq_cpu_lat_remap(struct request_queue *q);
 void blk_mq_cpu_lat_disk_exit(struct request_queue *q);
@@ -25,26 +25,29 @@ int blk_mq_cpu_lat_debugfs_show(struct blk_mq_hw_ctx *hctx, struct seq_file *m);
 #if IS_ENABLED(CONFIG_KUNIT)
 extern unsigned int blk_mq_cpu_lat_hold_ms;
 int blk_mq_cpu_lat_nr_cpus(struct blk_mq_hw_ctx *hctx);
+unsigned long blk_mq_cpu_lat_raises(struct blk_mq_hw_ctx *hctx);
 unsigned long blk_mq_cpu_lat_runs(struct blk_mq_hw_ctx *hctx);
 int blk_mq_cpu_lat_pm_notify(struct notifier_block *nb, unsigned long action,
 			     void *data);
 #endif
 
 /**
- * blk_mq_cpu_lat_issue - Note that a request is issued on @hctx.
- * @hctx: hardware queue the request is issued on.
+ * blk_mq_cpu_lat_complete - Note that a request completes.
+ * @rq: the request.
  *
- * Called for every request from blk_mq_start_request(). With the feature
- * off this is one predictable branch on a field next to hctx->tags, which
- * blk_mq_start_request() has just used.
+ * Called for every request from __blk_mq_end_request(),
+ * blk_mq_end_request_batch() and, on the CPU that redirects it, before a
+ * completion is sent to another CPU. With the feature off this is one
+ * predictable branch on a field of @rq's hctx, which the completion has
+ * just used.
  */
-static inline void blk_mq_cpu_lat_issue(struct blk_mq_hw_ctx *hctx)
+static inline void blk_mq_cpu_lat_complete(struct request *rq)
 {
-	if (unlikely(rcu_access_pointer(hctx->cpu_lat)))
-		__blk_mq_cpu_lat_issue(hctx);
+	if (unlikely(rcu_access_pointer(rq->mq_hctx->cpu_lat)))
+		__blk_mq_cpu_lat_complete(rq);
 }
 #else
-static inline void blk_mq_cpu_lat_issue(struct blk_mq_hw_ctx *hctx) { }
+static inline void blk_mq_cpu_lat_complete(struct request *rq) { }
 static inline void blk_mq_cpu_lat_exit_hctx(struct blk_mq_hw_ctx *hctx) { }
 static inline void blk_mq_cpu_lat_remap(struct request_queue *q) { }
 static inline void blk_mq_cpu_lat_disk_exit(struct request_queue *q) { }

@@ -8,10 +8,10 @@
 #include <linux/tracepoint.h>
 
 /**
- * blk_cpu_lat_raise - the CPUs of a hardware queue are raised
+ * blk_cpu_lat_raise - CPUs of a hardware queue are raised
  * @disk: name of the disk
  * @hctx: index of the hardware queue
- * @nr_cpus: CPUs in its mask
+ * @nr_cpus: CPUs raised: those that took part in its completions
  * @limit: smallest resume latency limit set, in us (2147483647: none)
  */
 TRACE_EVENT(blk_cpu_lat_raise,
@@ -31,10 +31,10 @@ TRACE_EVENT(blk_cpu_lat_raise,
 );
 
 /**
- * blk_cpu_lat_relax - the CPUs of a hardware queue are relaxed
+ * blk_cpu_lat_relax - CPUs of a hardware queue are relaxed
  * @disk: name of the disk
  * @hctx: index of the hardware queue
- * @nr_cpus: CPUs in its mask
+ * @nr_cpus: CPUs relaxed: those that saw no completion for a hold period
  */
 TRACE_EVENT(blk_cpu_lat_relax,
 	    TP_PROTO(const char *disk, unsigned int hctx, unsigned int nr_cpus),

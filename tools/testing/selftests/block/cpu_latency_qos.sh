@@ -423,7 +423,8 @@ t_control_deep() {
 }
 
 # With "auto" and a stream of I/O, debugfs shows every raised hctx with
-# the table's limit on each of its CPUs. Runs the I/O the next cases read.
+# the table's limit on the CPUs it holds and no other value on any CPU.
+# Runs the I/O the next cases read.
 t_raised_limit() {
 	write_attr auto || return 1
 	trace_reset
@@ -447,12 +448,16 @@ t_raised_limit() {
 
 	ok=0
 	seen=0
+	held=0
 	for f in "$snaps"/*; do
 		[ -f "$f" ] && [ "$(snap_field "$f" raised)" = 1 ] || continue
 		seen=$((seen + 1))
 		for c in $(sed -n 's/^cpu\([0-9]*\)=.*/\1/p' "$f"); do
 			lim=$(expected_limit "$c")
 			got=$(snap_field "$f" "cpu$c")
+			# CPUs that took no part in the I/O hold nothing.
+			[ "$got" = none ] && continue
+			held=$((held + 1))
 			if [ "$got" != "${lim:-none}" ]; then
 				ktap_print_msg "$(basename "$f") cpu$c: limit $got," \
 					"expected ${lim:-none}"
@@ -460,8 +465,10 @@ t_raised_limit() {
 			fi
 		done
 	done
-	ktap_print_msg "$seen raised of $(ls "$snaps" | wc -l) snapshots"
+	ktap_print_msg "$seen raised of $(ls "$snaps" | wc -l) snapshots, $held CPU limits in them"
 	[ $seen -gt 0 ] || { ktap_print_msg "no raised hctx in $n rounds of snapshots"; ok=1; }
+	[ -z "$limit0" ] || [ $held -gt 0 ] ||
+		{ ktap_print_msg "no CPU held a limit in a raised snapshot"; ok=1; }
 	return $ok
 }
 
@@ -550,30 +557,30 @@ t_sparse() {
 	[ "$r1" = "$r0" ] && [ "$t1" = "$t0" ]
 }
 
-# stall_times DEV MAJ,MIN: "RAISE RELAX COMPLETE", the trace times in us of
-# DEV's first blk_cpu_lat_raise, the first blk_cpu_lat_relax after it and
-# the first block_rq_complete of MAJ,MIN after that raise (0 when missing)
-stall_times() {
+# first_times DEV MAJ,MIN: "RAISE COMPLETE", the trace times in us of DEV's
+# first blk_cpu_lat_raise and of the first block_rq_complete of MAJ,MIN
+# (0 when missing)
+first_times() {
 	awk -v d="$1" -v n="$2" '
 	function us(i) { return int(substr($i, 1, length($i) - 1) * 1000000) }
 	{
 		for (i = 1; i < NF - 1; i++) {
-			if ($(i + 1) == "blk_cpu_lat_raise:" && $(i + 2) == d && !r)
-				r = us(i)
-			else if ($(i + 1) == "blk_cpu_lat_relax:" && $(i + 2) == d && r && !x)
-				x = us(i)
-			else if ($(i + 1) == "block_rq_complete:" && $(i + 2) == n && r && !c)
-				c = us(i)
+			if ($i ~ /^[0-9]+\.[0-9]+:$/)
+				break
 		}
+		if (!r && $(i + 1) == "blk_cpu_lat_raise:" && $(i + 2) == d)
+			r = us(i)
+		if (!c && $(i + 1) == "block_rq_complete:" && $(i + 2) == n)
+			c = us(i)
 	}
-	END { printf "%d %d %d\n", r, x, c }
+	END { print r + 0, c + 0 }
 	' "$TRACEFS/trace"
 }
 
-# Requests stuck in flight (completions after 3 s) do not hold the CPUs:
-# the hctx relaxes before the first of them completes. Four reads go in
-# one io_submit, so they are a stream however slow the guest. The verdict
-# comes from the trace (raise, relax and completion times), not from
+# Requests stuck in flight (completions after 3 s) raise nothing: only
+# completions count, so four reads that go in one io_submit and stay in
+# the device start no busy period before the first of them completes. The
+# verdict comes from the trace (raise and completion times), not from
 # polling, which a slow debug guest does only every second or so.
 t_stall() {
 	ev=$TRACEFS/events/block/block_rq_complete/enable
@@ -590,20 +597,17 @@ t_stall() {
 		--iodepth_batch_submit=4 --io_size=16k --output=/dev/null; then
 		ktap_print_msg "fio failed"
 	else
-		read -r r x c <<-EOF
-		$(stall_times cpulat_stall "$devno")
+		read -r r c <<-EOF
+		$(first_times cpulat_stall "$devno")
 		EOF
-		if [ "$r" = 0 ]; then
-			ktap_print_msg "4 reads issued together did not raise"
-		elif [ "$c" = 0 ]; then
+		if [ "$c" = 0 ]; then
 			ktap_print_msg "no completion of $devno traced"
-		elif [ "$x" = 0 ] || [ "$x" -gt "$c" ]; then
-			ktap_print_msg "not relaxed before the first completion," \
-				"$(((c - r) / 1000)) ms after the raise"
+		elif [ "$r" != 0 ] && [ "$r" -lt "$c" ]; then
+			ktap_print_msg "raised $(((c - r) / 1000)) ms before the" \
+				"first completion"
 		else
 			ok=0
-			ktap_print_msg "relaxed $(((x - r) / 1000)) ms after the" \
-				"raise, $(((c - x) / 1000)) ms before the first completion"
+			ktap_print_msg "first raise at ${r} us, first completion at ${c} us"
 		fi
 	fi
 	echo 0 > "$ev"
@@ -611,6 +615,46 @@ t_stall() {
 	write_attr off cpulat_stall
 	del_nullb cpulat_stall
 	extra_devs=$(echo "$extra_devs" | sed 's/ cpulat_stall//')
+	return $ok
+}
+
+# On a single-queue device (one hctx for every CPU), a stream submitted and
+# completed on one CPU raises that CPU only: the PM QoS trace shows no
+# limit on any other CPU while it runs.
+t_single_queue() {
+	[ -n "$limit0" ] || { skip_why="auto limit unknown: set CPULAT_EXPECTED"; return 4; }
+	last=$(all_cpus | sort -n | tail -n 1)
+	[ "$last" != 0 ] || { skip_why="one CPU"; return 4; }
+	make_nullb cpulat_sq submit_queues=1 irqmode=2 completion_nsec=20000 \
+		size=64 || return 1
+	extra_devs="$extra_devs cpulat_sq"
+	ok=1
+	n0=$(wc -l < "$TRACEFS/trace")
+	if ! write_attr auto cpulat_sq; then
+		ktap_print_msg "cannot enable cpulat_sq"
+	elif ! "$FIO" --name=sq --filename=/dev/cpulat_sq --direct=1 \
+		--rw=randread --bs=4k --ioengine=psync --numjobs=1 \
+		--cpus_allowed="$last" --time_based --runtime=2 \
+		--output=/dev/null; then
+		ktap_print_msg "fio failed"
+	else
+		ok=0
+		tail -n +"$((n0 + 1))" "$TRACEFS/trace" > "$TMP/sq.trace"
+		for c in $(all_cpus); do
+			v=$(grep -E "dev_pm_qos_(add|update)_request: device=cpu$c " \
+				"$TMP/sq.trace" | grep -vc "new_value=$NO_CONSTRAINT\$")
+			ktap_print_msg "cpu$c: $v limits set"
+			if [ "$c" = "$last" ]; then
+				[ "$v" -gt 0 ] || ok=1
+			else
+				[ "$v" = 0 ] || ok=1
+			fi
+		done
+	fi
+	[ $ok = 0 ] || dump_hctxs cpulat_sq
+	write_attr off cpulat_sq
+	del_nullb cpulat_sq
+	extra_devs=$(echo "$extra_devs" | sed 's/ cpulat_sq//')
 	return $ok
 }
 
@@ -803,7 +847,7 @@ echo 1 > "$TRACEFS/events/blk_cpu_lat/enable" 2>/dev/null
 echo 1 > "$TRACEFS/tracing_on"
 
 ktap_print_header
-ktap_set_plan $((nr_bad + 20))
+ktap_set_plan $((nr_bad + 21))
 ktap_print_msg "table of cpu0: $(table_signature 0)-> auto limit ${limit0:-unknown}"
 
 run_case "attribute exists and is off by default" t_default_off
@@ -825,7 +869,8 @@ run_case "relaxed within 1 s after I/O stopped" t_relaxed
 run_case "blk_cpu_lat trace events name the disk and hctx" t_block_events
 run_case "deep states used again after I/O" t_deep_again
 run_case "I/O sparser than the hold period raises nothing" t_sparse
-run_case "requests stuck in flight do not hold the CPUs" t_stall
+run_case "requests stuck in flight raise nothing before they complete" t_stall
+run_case "a single-queue device raises only the CPU that does its I/O" t_single_queue
 run_case "the work item runs at most twice per hold period, not per request" t_work_rate
 run_case "concurrent qos/scheduler/nr_requests writes never fail (shared tags)" t_concurrent_shared
 run_case "concurrent qos/scheduler/nr_requests writes never fail (own tags, I/O)" t_concurrent_own
