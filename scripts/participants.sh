@@ -55,6 +55,8 @@ if [ -n "$scommit" ]; then
 	kernel="the $n patches of commit $short of this repository on 7.3.4 (test config)"
 fi
 : "${out:=$RESULTS/participants}"
+# The debug kernel carries lockdep and KASAN: say so (counts, not times).
+[ "$(realpath -m "$build")" != "$(realpath -m "$BUILD_DEBUG")" ] || kernel=${kernel/(test config)/(debug config)}
 
 "$TOP/scripts/guest.sh" --kernel "$build" --script participants.sh --out "$out" \
 	--smp 8 --timeout 1800 --lock --append "part_rounds=$rounds"
