@@ -169,6 +169,33 @@ back_to_series() {
 	"$TOP/scripts/build.sh" test
 }
 
+# series_commit_build WHO C BUILDDIR - for a benchmark's --series-commit C:
+# check out branch series-C in $BASE_DIR (baseline + git am of the series
+# this repository held at commit C: its series file and patches/) and build
+# the test kernel into $BUILD; on exit, branch series is checked out and
+# built again. BUILDDIR is the benchmark's --build, which must be $BUILD.
+# Sets short (C abbreviated), kernel (its label for run.txt) and exports
+# SERIES_BRANCH.
+series_commit_build() {
+	local who=$1 c=$2 n=0 p
+	git -C "$TOP" cat-file -e "$c:series" 2>/dev/null || die "--series-commit: no series file at $c"
+	[ "$3" = "$BUILD" ] || die "--series-commit builds the test kernel in $BUILD: no --build with it"
+	need_clean_series
+	short=$(git -C "$TOP" rev-parse --short "$c")
+	scb_pdir=$(mktemp -d)
+	scb_who=$who
+	trap 'rm -rf "$scb_pdir"; back_to_series "$scb_who"' EXIT
+	for p in $(git -C "$TOP" show "$c:series" | series_names); do
+		n=$((n + 1))
+		git -C "$TOP" show "$c:patches/$p" > "$scb_pdir/$(printf '%04d' $n)-$p"
+	done
+	git -C "$BASE_DIR" checkout -q -B "series-$short" baseline
+	git -C "$BASE_DIR" am -q "$scb_pdir"/*.patch || die "--series-commit: the series of $c does not apply to baseline"
+	"$TOP/scripts/build.sh" test
+	export SERIES_BRANCH=series-$short
+	kernel="the $n patches of commit $short of this repository on 7.3.4 (test config)"
+}
+
 # series_names - the patch names of a quilt-style series file on stdin.
 series_names() {
 	sed -e 's/#.*//' | awk 'NF { print $1 }'

@@ -35,23 +35,8 @@ done
 [[ $rounds =~ ^[1-9][0-9]*$ ]] || die "--rounds wants a number, got $rounds"
 kernel="the $(series_names < "$TOP/series" | wc -l) patches of branch series ($(git -C "$BASE_DIR" rev-parse --short series)) on 7.3.4 (test config)"
 if [ -n "$scommit" ]; then
-	git -C "$TOP" cat-file -e "$scommit:series" 2>/dev/null || die "--series-commit: no series file at $scommit"
-	[ "$build" = "$BUILD" ] || die "--series-commit builds the test kernel in $BUILD: no --build with it"
-	need_clean_series
-	short=$(git -C "$TOP" rev-parse --short "$scommit")
+	series_commit_build raise-cost "$scommit" "$build"
 	: "${out:=$RESULTS/raise-cost-$short}"
-	pdir=$(mktemp -d)
-	trap 'rm -rf "$pdir"; back_to_series raise-cost' EXIT
-	n=0
-	for p in $(git -C "$TOP" show "$scommit:series" | series_names); do
-		n=$((n + 1))
-		git -C "$TOP" show "$scommit:patches/$p" > "$pdir/$(printf '%04d' $n)-$p"
-	done
-	git -C "$BASE_DIR" checkout -q -B "series-$short" baseline
-	git -C "$BASE_DIR" am -q "$pdir"/*.patch || die "--series-commit: the series of $scommit does not apply to baseline"
-	"$TOP/scripts/build.sh" test
-	export SERIES_BRANCH=series-$short
-	kernel="the $n patches of commit $short of this repository on 7.3.4 (test config)"
 fi
 : "${out:=$RESULTS/raise-cost}"
 
