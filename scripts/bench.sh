@@ -7,12 +7,12 @@
 #          [--build DIR] [--out DIR]
 # bench.sh --report DIR
 #
-# The benchmark of the cpu_latency_qos series, in the QEMU guest with
+# The benchmark of the shallow_idle series, in the QEMU guest with
 # emulated C-states (tools/emu-cstates, table spr by default): fio job files
 # of tools/bench/ on /dev/vda (virtio-blk), run by tools/guest/bench.sh,
 # for the cpuidle governors menu and teo and the configurations
-#   off     cpu_latency_qos off (today's kernel)
-#   auto    cpu_latency_qos auto on /dev/vda
+#   off     shallow_idle off (today's kernel)
+#   auto    shallow_idle auto on /dev/vda
 #   c6off   the deep states (exit latency above the auto limit: C6 on spr,
 #           C2 on amd) disabled on every CPU (the latency floor)
 #   dmalat  /dev/cpu_dma_latency held at the auto limit (global)
@@ -273,7 +273,7 @@ markdown() {
 	table=$(jq -r .table "$info_first")
 	limit=$(jq -r '"\(.limit_us) us (\(.limit_source))"' "$info_first")
 
-	echo "# cpu_latency_qos benchmark"
+	echo "# shallow_idle benchmark"
 	echo
 	if [ "$(jq -r .mode "$info_first")" = guest ]; then
 		echo "Kernel $kernel in QEMU/TCG, -smp 2, emulated C-states table \`$table\`" \
@@ -468,7 +468,7 @@ plot() {
 	{
 		echo "set terminal pngcairo noenhanced size 1800,$((460 * ngov + 60)) font 'Sans,10'"
 		echo "set output '$dir/bench.png'"
-		echo "set multiplot layout $ngov,3 title '$(jq -r '"cpu_latency_qos benchmark: " + (.configs | join(", ")) + " (median, bars: min-max over repetitions)"' "$s")'"
+		echo "set multiplot layout $ngov,3 title '$(jq -r '"shallow_idle benchmark: " + (.configs | join(", ")) + " (median, bars: min-max over repetitions)"' "$s")'"
 		echo "set style fill solid 0.8 border -1"
 		echo "set grid ytics"
 		echo "set key top left"

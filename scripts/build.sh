@@ -8,12 +8,14 @@
 # Holds $BUILD_LOCK: never two kernel builds at once. A successful build
 # leaves BUILD_DIR/series-stamp (the commit built, and whether the tree was
 # clean; see stamp_check in common.sh): guest.sh boots nothing else.
+# TEST_CONFIG, when set, replaces scripts/configs/test.config (the
+# --series-commit of a benchmark builds an older series with its own).
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
 case ${1:-} in
-test)	b=$BUILD; frags=("$TOP/scripts/configs/test.config") ;;
-debug)	b=$BUILD_DEBUG; frags=("$TOP/scripts/configs/test.config" "$TOP/scripts/configs/debug.config") ;;
+test)	b=$BUILD; frags=("${TEST_CONFIG:-$TOP/scripts/configs/test.config}") ;;
+debug)	b=$BUILD_DEBUG; frags=("${TEST_CONFIG:-$TOP/scripts/configs/test.config}" "$TOP/scripts/configs/debug.config") ;;
 *)	die "usage: build.sh test|debug" ;;
 esac
 

@@ -173,7 +173,8 @@ back_to_series() {
 # check out branch series-C in $BASE_DIR (baseline + git am of the series
 # this repository held at commit C: its series file and patches/) and build
 # the test kernel into $BUILD; on exit, branch series is checked out and
-# built again. BUILDDIR is the benchmark's --build, which must be $BUILD.
+# built again (with the test config of commit C for it, and this one's
+# after). BUILDDIR is the benchmark's --build, which must be $BUILD.
 # Sets short (C abbreviated), kernel (its label for run.txt) and exports
 # SERIES_BRANCH.
 series_commit_build() {
@@ -191,7 +192,9 @@ series_commit_build() {
 	done
 	git -C "$BASE_DIR" checkout -q -B "series-$short" baseline
 	git -C "$BASE_DIR" am -q "$scb_pdir"/*.patch || die "--series-commit: the series of $c does not apply to baseline"
-	"$TOP/scripts/build.sh" test
+	# Its own test config: the series' Kconfig symbols changed name in v3.
+	git -C "$TOP" show "$c:scripts/configs/test.config" > "$scb_pdir/test.config"
+	TEST_CONFIG=$scb_pdir/test.config "$TOP/scripts/build.sh" test
 	export SERIES_BRANCH=series-$short
 	kernel="the $n patches of commit $short of this repository on 7.3.4 (test config)"
 }

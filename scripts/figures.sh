@@ -294,7 +294,7 @@ hs_md() {
 	echo "<!-- figures hold-sweep begin -->"
 	echo "The hold period against think time: fio QD1 4 KiB random reads on"
 	echo "virtio-blk (one queue per vCPU), menu, \"auto\" with the hold period set"
-	echo "at build time (\`BLK_MQ_CPU_LAT_HOLD_MS\`; with HZ=250 the hold lasts"
+	echo "at build time (\`BLK_SHALLOW_IDLE_HOLD_MS\`; with HZ=250 the hold lasts"
 	echo "from H to the window's end), \"off\" once; medians of"
 	echo "$(key "$HS/run.txt" command | sed -n 's/.*--reps \([0-9]*\).*/\1/p') runs of 4 s. C6 share: C6 residency over idle time, all CPUs."
 	echo "Platform: $(key "$HS/run.txt" platform)."
@@ -308,7 +308,7 @@ hs_md() {
 }
 
 hs_txt() {
-	echo "  Hold period: BLK_MQ_CPU_LAT_HOLD_MS set at build time (HZ=250:"
+	echo "  Hold period: BLK_SHALLOW_IDLE_HOLD_MS set at build time (HZ=250:"
 	echo "  the hold lasts from H to the window's end), menu, QD1 4 KiB reads"
 	echo "  with think time; QoS updates and misses per I/O, C6 share of idle"
 	echo "  time, p50 in us, local timer interrupts per CPU and second."
@@ -422,7 +422,7 @@ MT=$TOP/data/main-time
 tc_md() {
 	echo "<!-- figures think-curve begin -->"
 	echo "Think-time curve: fio QD1 4 KiB random reads on virtio-blk (one"
-	echo "hardware queue per vCPU), cpu_latency_qos off / auto / C6 disabled,"
+	echo "hardware queue per vCPU), shallow_idle off / auto / C6 disabled,"
 	echo "menu and teo, emulated $(key "$TC/run.txt" table) table; ratios of the medians."
 	echo "Platform: $(key "$TC/run.txt" platform)."
 	echo "Command: \`$(key "$TC/run.txt" command)\` (commit $(key "$TC/run.txt" commit),"

@@ -4,7 +4,7 @@
 # hold-sweep.sh [--holds LIST] [--workloads LIST] [--reps N] [--out DIR] -
 # the hold period against think time (review point 14 of v1). For each hold
 # period H in ms (default 4,8,16): a branch hold-H in $BASE_DIR, which is
-# branch `series' plus one commit that sets BLK_MQ_CPU_LAT_HOLD_MS to H; an
+# branch `series' plus one commit that sets BLK_SHALLOW_IDLE_HOLD_MS to H; an
 # incremental build of the test kernel; scripts/bench.sh with "auto", menu,
 # QD1 4 KiB reads at the think times of LIST (default 0, 2, 5, 10 and 20
 # ms), N repetitions (default 3). "off" does not depend on H and runs once,
@@ -38,9 +38,9 @@ for h in $holds; do
 done
 [[ $reps =~ ^[1-9][0-9]*$ ]] || die "--reps wants a number, got $reps"
 need_pkgs jq
-src=block/blk-mq-cpu-latency.c
-def=$(git -C "$BASE_DIR" show "series:$src" | sed -n 's/^#define BLK_MQ_CPU_LAT_HOLD_MS[[:space:]]*\([0-9]*\)$/\1/p')
-[ -n "$def" ] || die "no BLK_MQ_CPU_LAT_HOLD_MS in $src of branch series"
+src=block/blk-shallow-idle.c
+def=$(git -C "$BASE_DIR" show "series:$src" | sed -n 's/^#define BLK_SHALLOW_IDLE_HOLD_MS[[:space:]]*\([0-9]*\)$/\1/p')
+[ -n "$def" ] || die "no BLK_SHALLOW_IDLE_HOLD_MS in $src of branch series"
 need_clean_series
 mkdir -p "$out"
 out=$(realpath "$out")
@@ -50,10 +50,10 @@ trap 'back_to_series hold-sweep' EXIT
 start=$(date +%s)
 for h in $holds; do
 	git -C "$BASE_DIR" checkout -q -B "hold-$h" series
-	sed -i "s/^\(#define BLK_MQ_CPU_LAT_HOLD_MS[[:space:]]*\)[0-9]*$/\1$h/" "$BASE_DIR/$src"
-	grep -E "^#define BLK_MQ_CPU_LAT_HOLD_MS[[:space:]]+$h\$" "$BASE_DIR/$src" > /dev/null ||
+	sed -i "s/^\(#define BLK_SHALLOW_IDLE_HOLD_MS[[:space:]]*\)[0-9]*$/\1$h/" "$BASE_DIR/$src"
+	grep -E "^#define BLK_SHALLOW_IDLE_HOLD_MS[[:space:]]+$h\$" "$BASE_DIR/$src" > /dev/null ||
 		die "hold-sweep: could not set the hold period to $h"
-	git -C "$BASE_DIR" commit -q --allow-empty -am "hold-sweep: BLK_MQ_CPU_LAT_HOLD_MS $h"
+	git -C "$BASE_DIR" commit -q --allow-empty -am "hold-sweep: BLK_SHALLOW_IDLE_HOLD_MS $h"
 	SERIES_BRANCH=hold-$h "$TOP/scripts/build.sh" test
 	configs=auto
 	[ "$h" != "$def" ] || configs=off,auto
@@ -83,7 +83,7 @@ want=$(($(wc -w <<< "$holds") * $(wc -w <<< "$workloads") + $(wc -w <<< "$worklo
 	echo "command=bash scripts/hold-sweep.sh --holds $(tr ' ' ',' <<< "$holds") --workloads $(tr ' ' ',' <<< "$workloads") --reps $reps"
 	echo "platform=$(tcg_platform 2), emulated Sapphire Rapids C-states (tools/emu-cstates), virtio-blk with one queue per vCPU, menu"
 	echo "date=$(date -u +%F)"
-	echo "kernel=the 9 patches of branch series ($(git -C "$BASE_DIR" rev-parse --short series)) on 7.3.4 (test config, HZ=250), BLK_MQ_CPU_LAT_HOLD_MS set per run"
+	echo "kernel=the 9 patches of branch series ($(git -C "$BASE_DIR" rev-parse --short series)) on 7.3.4 (test config, HZ=250), BLK_SHALLOW_IDLE_HOLD_MS set per run"
 	echo "wall_s=$(($(date +%s) - start))"
 	for h in $holds; do
 		echo "host_hold_$h=$(sed -n 's/^Host during boot[^:]*: //p' "$out/hold-$h/bench.md" | sed -n 1p)"

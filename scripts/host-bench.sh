@@ -19,9 +19,9 @@
 # by another device (LVM, MD, dm-crypt), itself or any of its partitions.
 #
 # Refuses to run without --device, for anything that is not a block device
-# and on a kernel without /sys/block/<disk>/queue/cpu_latency_qos for that
+# and on a kernel without /sys/block/<disk>/queue/shallow_idle for that
 # device. Needs root and a cpuidle driver. While it runs it changes, and
-# restores on exit: the device's cpu_latency_qos, the cpuidle governor
+# restores on exit: the device's shallow_idle, the cpuidle governor
 # (only with --governors), the disable flag of the deep idle states and a
 # /dev/cpu_dma_latency request (dmalat); it adds and removes a tracefs
 # instance. Nothing else is touched.
@@ -104,8 +104,8 @@ if [ $write = 1 ]; then
 	done
 fi
 
-attr=/sys/class/block/$disk/queue/cpu_latency_qos
-[ -f "$attr" ] || die "the running kernel ($(uname -r)) has no cpu_latency_qos for $device" \
+attr=/sys/class/block/$disk/queue/shallow_idle
+[ -f "$attr" ] || die "the running kernel ($(uname -r)) has no shallow_idle for $device" \
 	"($attr missing): boot a kernel with the series, and use a blk-mq device"
 
 [ "$(id -u)" = 0 ] || die "host-bench needs root (cpuidle, PM QoS and queue settings)"

@@ -12,7 +12,7 @@
 # and possible_cpus=4 both leave possible = present; cpus.txt records it.)
 #
 # Prints "PASS kunit ..." or "FAIL kunit: why"; fails unless both suites of
-# the series (cpuidle_latency, blk_mq_cpu_latency) ran, every test passed,
+# the series (cpuidle_latency, blk_shallow_idle) ran, every test passed,
 # none was skipped and its kernel log has no report (scan_reports in common.sh). The
 # last line is "kunit: N passed, N failed, N skipped". Results:
 # $RESULTS/kunit/ (console.log, kunit.log: kunit.py's output, cpus.txt).
@@ -26,7 +26,7 @@ case ${1:-} in
 *) sed -n '4,/^set -/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2; exit 2 ;;
 esac
 OUT=$RESULTS/kunit
-SUITES="cpuidle_latency blk_mq_cpu_latency"
+SUITES="cpuidle_latency blk_shallow_idle"
 
 need_pkgs python3
 rc=0
@@ -39,7 +39,7 @@ python3 "$BASE_DIR/tools/testing/kunit/kunit.py" parse "$OUT/console.log" \
 # kunit.py's output without colours and timestamps. Every check below reads
 # this file, never a pipe into `grep -q': under pipefail, grep -q exits at its
 # first match and its writer may die of SIGPIPE, which fails the pipeline (a
-# CI run failed so: "suite blk_mq_cpu_latency did not pass").
+# CI run failed so: "suite blk_shallow_idle did not pass").
 sed 's/\x1b\[[0-9;]*m//g; s/^\[[0-9:]*\] //' "$OUT/kunit.log" > "$OUT/kunit.txt"
 grep -vE '^=+$' "$OUT/kunit.txt" | tail -n 40
 sum=$(grep -E 'Testing complete\. Ran [0-9]+ tests' "$OUT/kunit.txt" | tail -n 1 || true)

@@ -61,5 +61,5 @@ done
 	echo "platform=$(tcg_platform 8), emulated Sapphire Rapids C-states (tools/emu-cstates), null_blk with 8, 4, 2 and 1 submit queues"
 	echo "date=$(date -u +%F)"
 	echo "kernel=$kernel"
-	echo "note=$(grep -c . "$out/raisecost.tsv") work runs; $([ -d "$out" ] && grep -q 'blk_cpu_lat_raise' "$out/trace.txt" && echo "classified by the blk_cpu_lat events" || echo "classified by the dev_pm_qos request events (no blk_cpu_lat events in this kernel)")"
+	echo "note=$(grep -c . "$out/raisecost.tsv") work runs; $([ -d "$out" ] && grep -Eq '(block_shallow_idle|blk_cpu_lat)_raise' "$out/trace.txt" && echo "classified by the series' raise and relax events" || echo "classified by the dev_pm_qos request events (no raise or relax events in this kernel)")"
 } > "$out/run.txt"

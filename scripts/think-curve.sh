@@ -131,7 +131,7 @@ report() {
 	set datafile separator "\t"
 	set datafile missing "NaN"
 	set key autotitle columnhead
-	set multiplot layout 2,2 title "Think-time curve: fio QD1 4 KiB randread, cpu_latency_qos off / auto / C6 disabled"
+	set multiplot layout 2,2 title "Think-time curve: fio QD1 4 KiB randread, shallow_idle off / auto / C6 disabled"
 	set logscale x
 	set xlabel "think time (us; 0 plotted at 10)"
 	set grid

@@ -3,7 +3,7 @@
 #
 # torture.sh [--long] [--build DIR] [--badinput-only] [--no-lock] [--guest-args ARGS]
 #
-# Reliability run of the cpu_latency_qos series: boots the kernel of DIR
+# Reliability run of the shallow_idle series: boots the kernel of DIR
 # (default $BUILD_DEBUG, the debug kernel with lockdep, KASAN, kmemleak,
 # DEBUG_ATOMIC_SLEEP, DEBUG_OBJECTS and DEBUG_LIST) under QEMU and runs
 # tools/guest/torture.sh in it, which first runs the bad-input table

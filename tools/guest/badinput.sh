@@ -3,7 +3,7 @@
 #
 # badinput.sh - runs in the test guest (scripts/guest.sh, or from
 # torture.sh): writes a table of bad and valid inputs to the
-# cpu_latency_qos attribute of a null_blk device and checks each result.
+# shallow_idle attribute of a null_blk device and checks each result.
 #
 # Usage: guest.sh --kernel BUILD --script badinput.sh
 #        (scripts/torture.sh runs it before the torture run, or alone with
@@ -36,14 +36,14 @@
 . "$SHARE/lib.sh"
 
 NULLB_CFS=/sys/kernel/config/nullb
-NAME=cpulat_badin
+NAME=shallow_idle_badin
 T=$(mktemp -d)
 MD=$RESULTS_DIR/badinput.md
 made=0
 
 cleanup() {
 	if [ $made = 1 ]; then
-		echo off > "/sys/block/$NAME/queue/cpu_latency_qos" 2>/dev/null
+		echo off > "/sys/block/$NAME/queue/shallow_idle" 2>/dev/null
 		echo 0 > "$NULLB_CFS/$NAME/power" 2>/dev/null
 		rmdir "$NULLB_CFS/$NAME" 2>/dev/null
 	fi
@@ -66,8 +66,8 @@ made=1
 echo 2 > "$NULLB_CFS/$NAME/submit_queues"
 echo 1024 > "$NULLB_CFS/$NAME/size"
 echo 1 > "$NULLB_CFS/$NAME/power" || fatal "cannot power on $NAME"
-ATTR=/sys/block/$NAME/queue/cpu_latency_qos
-[ -e "$ATTR" ] || fatal "no $ATTR (CONFIG_BLK_MQ_CPU_LATENCY)"
+ATTR=/sys/block/$NAME/queue/shallow_idle
+[ -e "$ATTR" ] || fatal "no $ATTR (CONFIG_BLK_SHALLOW_IDLE)"
 
 read -r mode < "$ATTR"
 if [ "$mode" = off ]; then

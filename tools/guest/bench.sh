@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# bench.sh - the fio benchmark matrix of the cpu_latency_qos series; runs in
+# bench.sh - the fio benchmark matrix of the shallow_idle series; runs in
 # the test guest (scripts/bench.sh) or, with bench_mode=host, on a real
 # machine (scripts/host-bench.sh). POSIX sh: busybox ash in the guest, dash
 # or bash on a host.
@@ -25,7 +25,7 @@
 #   bench_readonly=1           fio --readonly (0: the job may write)
 #
 # Configurations (each cell starts from "off", C-states enabled, no holder):
-#   off     cpu_latency_qos off;  auto: cpu_latency_qos auto on the device;
+#   off     shallow_idle off;  auto: shallow_idle auto on the device;
 #   c6off   every idle state whose exit latency is above the auto limit
 #           disabled on every CPU (stateN/disable);
 #   dmalat  /dev/cpu_dma_latency held open at the auto limit (4-byte binary
@@ -116,6 +116,7 @@ dev_setup() {
 	[ -f "$_s/partition" ] && _disk=$(basename "$(readlink -f "$_s/..")")
 	DEV_QUEUE=/sys/class/block/$_disk/queue
 	DEV_DBG=/sys/kernel/debug/block/$_disk
+	SI=$(si_attr "$_disk")
 }
 
 # dev_ios - I/Os completed on the device (reads + writes).
@@ -125,13 +126,13 @@ dev_ios() {
 }
 
 attr_set() {
-	[ -w "$DEV_QUEUE/cpu_latency_qos" ] || return 1
-	echo "$1" > "$DEV_QUEUE/cpu_latency_qos"
+	[ -w "$DEV_QUEUE/$SI" ] || return 1
+	echo "$1" > "$DEV_QUEUE/$SI"
 }
 
 # dbg_counts - "raises relaxes misses" summed over the disk's hctxs.
 dbg_counts() {
-	cat "$DEV_DBG"/hctx*/cpu_latency_qos 2>/dev/null | awk '
+	cat "$DEV_DBG"/hctx*/"$SI" 2>/dev/null | awk '
 	{ for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] += kv[2] } }
 	END { printf "%d %d %d\n", v["raises"], v["relaxes"], v["misses"] }'
 }
@@ -351,7 +352,7 @@ cfg_apply() {
 	DMA_READ=null CFG_ERR=""
 	case $1 in
 	off|poll) ;;
-	auto) attr_set auto || fail "cannot set $DEV_QUEUE/cpu_latency_qos to auto" ;;
+	auto) attr_set auto || fail "cannot set $DEV_QUEUE/$SI to auto" ;;
 	c6off) deep_set 1 || fail "cannot disable $DEEP" ;;
 	dmalat)
 		holder_start "$LIMIT" ||
@@ -508,8 +509,8 @@ EOF
 # ---- setup --------------------------------------------------------------
 
 dev_setup "$DEV"
-ATTR0=$(cat "$DEV_QUEUE/cpu_latency_qos" 2>/dev/null || true)
-[ -n "$ATTR0" ] || fail "$DEV_QUEUE/cpu_latency_qos missing: kernel without the series?"
+ATTR0=$(cat "$DEV_QUEUE/$SI" 2>/dev/null || true)
+[ -n "$ATTR0" ] || fail "$DEV_QUEUE/$SI missing: kernel without the series?"
 
 if [ "$IDLE" = cpuidle ] && [ "$MODE" = guest ]; then
 	emu_load "$TABLE" || fail "cannot load emu_cstates table=$TABLE"
@@ -529,7 +530,7 @@ if [ "$IDLE" = cpuidle ]; then
 	_n=0
 	while [ $_n -lt 300 ] && [ -z "$LIMIT" ]; do
 		sleep 0.01
-		LIMIT=$(cat "$DEV_DBG"/hctx*/cpu_latency_qos 2>/dev/null |
+		LIMIT=$(cat "$DEV_DBG"/hctx*/"$SI" 2>/dev/null |
 			sed -n 's/^cpu[0-9]*=\([0-9][0-9]*\)$/\1/p' | sort -n | head -n 1)
 		_n=$((_n + 1))
 	done

@@ -37,7 +37,7 @@ mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
 counter() {
 	t=0
 	for h in "$DBG/$1"/hctx*; do
-		v=$(tr ' ' '\n' < "$h/cpu_latency_qos" | sed -n "s/^$2=//p")
+		v=$(tr ' ' '\n' < "$h/$(si_attr "$d")" | sed -n "s/^$2=//p")
 		t=$((t + ${v:-0}))
 	done
 	echo $t
@@ -61,7 +61,7 @@ for q in 1 2; do
 		*-stream) fargs="--io_size=80000k" ;;	# 20000 reads
 		*) fargs="--io_size=400k --thinktime=20ms" ;;	# 100 reads
 		esac
-		echo $mode > "/sys/block/$d/queue/cpu_latency_qos" || exit 1
+		echo $mode > "/sys/block/$d/queue/$(si_attr "$d")" || exit 1
 		r=1
 		while [ $r -le "$reps" ]; do
 			j=$RESULTS_DIR/fio-${q}q-$c-$r.json
@@ -81,7 +81,7 @@ for q in 1 2; do
 		# Relax before the next case (the hold period is 8 ms).
 		sleep 0.1
 	done
-	echo off > "/sys/block/$d/queue/cpu_latency_qos"
+	echo off > "/sys/block/$d/queue/$(si_attr "$d")"
 	echo 0 > "$CFS/$d/power"
 	rmdir "$CFS/$d"
 done

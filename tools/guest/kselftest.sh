@@ -19,7 +19,7 @@
 
 tables=$(echo "${kst_tables:-spr,amd}" | tr ',' ' ')
 governors=$(echo "${kst_governors:-menu,teo}" | tr ',' ' ')
-test=$SHARE/selftests/block/cpu_latency_qos.sh
+test=$SHARE/selftests/block/shallow_idle.sh
 rc=0
 
 for d in /sys/kernel/debug/kunit/*/; do

@@ -22,6 +22,7 @@
 #   fio_summary JSON                            "p50_us p99_us mean_us iops"
 #   kconfig_on CONFIG_X                         the kernel was built with it
 #   kmemleak_scan OUT [PAUSE]                   kmemleak report into OUT
+#   si_attr DEV                                 the series' attribute name on DEV
 
 CPUS=/sys/devices/system/cpu
 CPUIDLE=$CPUS/cpuidle
@@ -262,5 +263,18 @@ kmemleak_scan() {
 	if ! cat "$_kml" > "$1"; then
 		echo "kmemleak: cannot read $_kml"
 		return 1
+	fi
+}
+
+# ---- the series' names --------------------------------------------------
+
+# si_attr DEV - the name of the series' queue attribute (and of its debugfs
+# file) on DEV: shallow_idle since v3; cpu_latency_qos in v1 and v2, whose
+# kernels the benchmarks' --series-commit builds.
+si_attr() {
+	if [ -e "/sys/block/$1/queue/cpu_latency_qos" ]; then
+		echo cpu_latency_qos
+	else
+		echo shallow_idle
 	fi
 }

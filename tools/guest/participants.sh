@@ -4,7 +4,7 @@
 # participants.sh - runs in the test guest (scripts/participants.sh, booted
 # with 8 vCPUs): which CPUs a busy period on a single-queue device raises.
 # One null_blk device with one submit queue (one hctx for all 8 CPUs),
-# timer completions after 20 us (on the submitting CPU), cpu_latency_qos
+# timer completions after 20 us (on the submitting CPU), shallow_idle
 # "auto" with the emulated Sapphire Rapids table. Per workload, rounds of
 # a 300 ms fio stream and a 0.5 s idle gap that lets every CPU relax:
 #   1job   one psync reader pinned to CPU 0
@@ -35,8 +35,9 @@ echo 2 > "$CFS/$d/irqmode"
 echo 20000 > "$CFS/$d/completion_nsec"
 echo 64 > "$CFS/$d/size"
 echo 1 > "$CFS/$d/power" || exit 1
-echo auto > "/sys/block/$d/queue/cpu_latency_qos" || exit 1
-dbg=/sys/kernel/debug/block/$d/hctx0/cpu_latency_qos
+SI=$(si_attr "$d")
+echo auto > "/sys/block/$d/queue/$SI" || exit 1
+dbg=/sys/kernel/debug/block/$d/hctx0/$SI
 [ -r "$dbg" ] || { echo "participants: no $dbg"; exit 1; }
 raises() { tr ' ' '\n' < "$dbg" | sed -n 's/^raises=//p'; }
 
@@ -82,7 +83,7 @@ done
 echo 0 > "$T/tracing_on"
 cp "$T/trace" "$RESULTS_DIR/trace.txt"
 
-echo off > "/sys/block/$d/queue/cpu_latency_qos"
+echo off > "/sys/block/$d/queue/$SI"
 echo 0 > "$CFS/$d/power"
 rmdir "$CFS/$d"
 emu_unload

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # torture.sh - runs in the test guest (scripts/guest.sh, driven by
-# scripts/torture.sh): a torture run of the cpu_latency_qos queue attribute
+# scripts/torture.sh): a torture run of the shallow_idle queue attribute
 # under I/O, bounded by counts of operations, meant for the debug kernel
 # (lockdep, KASAN, kmemleak, DEBUG_ATOMIC_SLEEP, DEBUG_OBJECTS, DEBUG_LIST,
 # hung task, soft lockup and workqueue stall detectors).
@@ -166,7 +166,7 @@ logerr() {
 # attribute of DEV, followed by a newline if NEWLINE is 1. One write, no
 # retry: any failure, EBUSY included, returns 1 (message in ERRFILE).
 attr_write() {
-	_f=/sys/block/$1/queue/cpu_latency_qos
+	_f=/sys/block/$1/queue/shallow_idle
 	if [ "$3" = 1 ]; then
 		{ echo "$2" > "$_f"; } 2> "$4"
 	else
@@ -299,7 +299,7 @@ w_nrq() {
 # raised_any DEV - some hctx of DEV has its requests raised (builtins only:
 # fork and exec are slow on the debug kernel).
 raised_any() {
-	for _f in "$DEBUGFS/block/$1"/hctx*/cpu_latency_qos; do
+	for _f in "$DEBUGFS/block/$1"/hctx*/shallow_idle; do
 		[ -e "$_f" ] || continue
 		while IFS= read -r _l; do
 			[ "$_l" = "active=1 raised=1" ] && return 0
@@ -495,9 +495,9 @@ w_fio() {
 
 # ---- helpers for the checks ------------------------------------------------
 
-# hctx_files DEV - the debugfs cpu_latency_qos files of DEV.
+# hctx_files DEV - the debugfs shallow_idle files of DEV.
 hctx_files() {
-	ls "$DEBUGFS/block/$1"/hctx*/cpu_latency_qos 2>/dev/null
+	ls "$DEBUGFS/block/$1"/hctx*/shallow_idle 2>/dev/null
 }
 
 # dstate_stacks - kernel stacks of every task in D state.
@@ -609,7 +609,7 @@ mkdev() { # NAME IRQMODE COMPLETION_NSEC
 	echo "$3" > "$NULLB_CFS/$1/completion_nsec"
 	echo 1024 > "$NULLB_CFS/$1/size"
 	echo 1 > "$NULLB_CFS/$1/power" &&
-		[ -e "/sys/block/$1/queue/cpu_latency_qos" ]
+		[ -e "/sys/block/$1/queue/shallow_idle" ]
 }
 mkdev tq0 2 10000 || fatal "setup: null_blk tq0"
 mkdev tq1 1 0 || fatal "setup: null_blk tq1"
@@ -925,7 +925,7 @@ fi
 if [ -r /proc/lock_stat ]; then
 	{
 		sed -n '1,4p' /proc/lock_stat
-		grep -E 'tag_list_lock|update_nr_hwq_lock|blk_mq_cpu_lat_mutex|elevator_lock' /proc/lock_stat
+		grep -E 'tag_list_lock|update_nr_hwq_lock|blk_shallow_idle_mutex|elevator_lock' /proc/lock_stat
 	} > "$RESULTS_DIR/lock_stat.txt"
 fi
 

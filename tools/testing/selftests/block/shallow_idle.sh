@@ -1,20 +1,20 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Test the cpu_latency_qos queue attribute (CONFIG_BLK_MQ_CPU_LATENCY) on
+# Test the shallow_idle queue attribute (CONFIG_BLK_SHALLOW_IDLE) on
 # null_blk devices. Each case prints one TAP result and proves one thing;
-# the cases run in order and share the device "cpulat_selftest" (two
+# the cases run in order and share the device "shallow_idle_selftest" (two
 # hardware queues, timer completions after 2 ms).
 #
 # The limit "auto" must give is known for the emulated tables of the test
 # harness (tools/emu-cstates: spr 289, skx 132, icx 169, amd 399) and is
 # looked up from the CPU's state table; on other machines give it in
-# CPULAT_EXPECTED. The idle state cases need a cpuidle driver with a state
+# SHALLOW_IDLE_EXPECTED. The idle state cases need a cpuidle driver with a state
 # deeper than the limit and are skipped without one.
 #
 # Needs root, null_blk with configfs, debugfs, tracefs and fio.
 # Environment: FIO (fio binary), IO_SECONDS (I/O run time, default 4),
-# CPULAT_EXPECTED (the "auto" limit in us, if the table is not known here),
+# SHALLOW_IDLE_EXPECTED (the "auto" limit in us, if the table is not known here),
 # CONCURRENT_WRITES (rounds of scheduler and nr_requests writes in the
 # concurrent writer cases, default 20).
 
@@ -28,17 +28,19 @@ CPUS=/sys/devices/system/cpu
 NULLB_CFS=/sys/kernel/config/nullb
 DEBUGFS=/sys/kernel/debug
 TRACEFS=/sys/kernel/tracing
-NAME=cpulat_selftest
+NAME=shallow_idle_selftest
 QOS_EVENTS="dev_pm_qos_add_request dev_pm_qos_update_request dev_pm_qos_remove_request"
+SI_EVENTS="block_shallow_idle_raise block_shallow_idle_relax block_shallow_idle_free"
 NO_CONSTRAINT=2147483647
 TMP=$(mktemp -d)
 dev=""
+deleted_devno=""
 extra_devs=""
 
 cleanup() {
 	for d in $dev $extra_devs; do
-		[ -e "/sys/block/$d/queue/cpu_latency_qos" ] &&
-			echo off > "/sys/block/$d/queue/cpu_latency_qos" 2>/dev/null
+		[ -e "/sys/block/$d/queue/shallow_idle" ] &&
+			echo off > "/sys/block/$d/queue/shallow_idle" 2>/dev/null
 		if [ -d "$NULLB_CFS/$d" ]; then
 			echo 0 > "$NULLB_CFS/$d/power" 2>/dev/null
 			rmdir "$NULLB_CFS/$d" 2>/dev/null
@@ -47,7 +49,9 @@ cleanup() {
 	for e in $QOS_EVENTS cpu_idle; do
 		echo 0 > "$TRACEFS/events/power/$e/enable" 2>/dev/null
 	done
-	echo 0 > "$TRACEFS/events/blk_cpu_lat/enable" 2>/dev/null
+	for e in $SI_EVENTS; do
+		echo 0 > "$TRACEFS/events/block/$e/enable" 2>/dev/null
+	done
 	echo 0 > "$TRACEFS/events/block/block_rq_complete/enable" 2>/dev/null
 	rm -rf "$TMP"
 }
@@ -83,7 +87,7 @@ run_case() {
 	fi
 }
 
-attr() { echo "/sys/block/${1:-$dev}/queue/cpu_latency_qos"; }
+attr() { echo "/sys/block/${1:-$dev}/queue/shallow_idle"; }
 
 # write_attr VALUE [DEV]: write VALUE without adding a newline; fails like write(2)
 write_attr() { printf '%s' "$1" > "$(attr "$2")" 2>/dev/null; }
@@ -110,14 +114,14 @@ table_signature() {
 	done
 }
 
-# The "auto" limit of CPU $1: known tables, else $CPULAT_EXPECTED.
+# The "auto" limit of CPU $1: known tables, else $SHALLOW_IDLE_EXPECTED.
 expected_limit() {
 	case $(table_signature "$1") in
 	"POLL:0 C1:1 C1E:2 C6:290 ") echo 289 ;;
 	"POLL:0 C1:2 C1E:10 C6:133 ") echo 132 ;;
 	"POLL:0 C1:1 C1E:4 C6:170 ") echo 169 ;;
 	"POLL:0 C1:1 C2:400 ") echo 399 ;;
-	*) echo "${CPULAT_EXPECTED:-}" ;;
+	*) echo "${SHALLOW_IDLE_EXPECTED:-}" ;;
 	esac
 }
 
@@ -163,13 +167,13 @@ hctx_dirs() {
 # Show every hctx's state as TAP diagnostics.
 dump_hctxs() {
 	for h in $(hctx_dirs "$1"); do
-		ktap_print_msg "$(basename "$h"): $(tr '\n' ' ' < "$h/cpu_latency_qos")"
+		ktap_print_msg "$(basename "$h"): $(tr '\n' ' ' < "$h/shallow_idle")"
 	done
 }
 
-# hctx_field HCTXDIR KEY: value of KEY=... in the hctx's cpu_latency_qos
+# hctx_field HCTXDIR KEY: value of KEY=... in the hctx's shallow_idle
 hctx_field() {
-	tr ' ' '\n' < "$1/cpu_latency_qos" | sed -n "s/^$2=//p"
+	tr ' ' '\n' < "$1/shallow_idle" | sed -n "s/^$2=//p"
 }
 
 # snap_field SNAPSHOT KEY: the same from a saved copy of that file
@@ -178,7 +182,7 @@ snap_field() {
 }
 
 hctx_cpus() {
-	tr ' ' '\n' < "$1/cpu_latency_qos" | sed -n 's/^cpu\([0-9]*\)=.*/\1/p'
+	tr ' ' '\n' < "$1/shallow_idle" | sed -n 's/^cpu\([0-9]*\)=.*/\1/p'
 }
 
 # any_raised [DEV]: some hctx of DEV is raised now
@@ -249,7 +253,7 @@ trace_reset() {
 }
 
 run_io() { # SECONDS [DEV]
-	"$FIO" --name=cpulat --filename="/dev/${2:-$dev}" --direct=1 --rw=randread \
+	"$FIO" --name=shallow_idle --filename="/dev/${2:-$dev}" --direct=1 --rw=randread \
 		--bs=4k --ioengine=psync --iodepth=1 --numjobs=2 \
 		--time_based --runtime="$1" --output=/dev/null
 }
@@ -406,7 +410,7 @@ t_enabled_idle() {
 # states deeper than the limit (else "no deep state while raised" would
 # prove nothing).
 t_control_deep() {
-	[ -n "$limit0" ] || { skip_why="auto limit unknown: set CPULAT_EXPECTED"; return 4; }
+	[ -n "$limit0" ] || { skip_why="auto limit unknown: set SHALLOW_IDLE_EXPECTED"; return 4; }
 	has_deep_state 0 "$limit0" || { skip_why="no state deeper than $limit0 us"; return 4; }
 	write_attr off || return 1
 	d0=0
@@ -438,7 +442,7 @@ t_raised_limit() {
 	n=0
 	while kill -0 $fio_pid 2>/dev/null; do
 		for h in $(hctx_dirs); do
-			cp "$h/cpu_latency_qos" "$snaps/$(basename "$h").$n" 2>/dev/null
+			cp "$h/shallow_idle" "$snaps/$(basename "$h").$n" 2>/dev/null
 		done
 		n=$((n + 1))
 		sleep 0.2
@@ -492,11 +496,17 @@ t_trace_limit() {
 	return $ok
 }
 
-# The block layer's own events name the disk and the hctx.
+# devno DEV: MAJ,MIN of DEV, as the block trace events print it.
+devno() {
+	tr : , < "/sys/block/$1/dev"
+}
+
+# The block trace events name the device (MAJ,MIN) and the hctx.
 t_block_events() {
-	r=$(grep -c "blk_cpu_lat_raise: $dev hctx[0-9]* cpus=[0-9]* limit=" "$TRACEFS/trace")
-	x=$(grep -c "blk_cpu_lat_relax: $dev hctx[0-9]* cpus=[0-9]*" "$TRACEFS/trace")
-	ktap_print_msg "$r raise and $x relax events for $dev"
+	d=$(devno "$dev")
+	r=$(grep -c "block_shallow_idle_raise: $d hctx[0-9]* cpus=[0-9]* limit=" "$TRACEFS/trace")
+	x=$(grep -c "block_shallow_idle_relax: $d hctx[0-9]* cpus=[0-9]*" "$TRACEFS/trace")
+	ktap_print_msg "$r raise and $x relax events for $dev ($d)"
 	[ "$r" -gt 0 ] && [ "$x" -gt 0 ]
 }
 
@@ -542,7 +552,7 @@ t_sparse() {
 	write_attr auto || return 1
 	sleep 0.1
 	r0=$(sum_field raises)
-	t0=$(grep -c 'blk_cpu_lat_raise: ' "$TRACEFS/trace")
+	t0=$(grep -c 'block_shallow_idle_raise: ' "$TRACEFS/trace")
 	i=0
 	while [ $i -lt 20 ]; do
 		dd if="/dev/$dev" of=/dev/null bs=4k count=1 skip=$i \
@@ -553,22 +563,22 @@ t_sparse() {
 	r1=$(sum_field raises)
 	m=$(sum_field misses)
 	ktap_print_msg "raises $r0 -> $r1 over 20 reads 50 ms apart ($m misses)"
-	t1=$(grep -c 'blk_cpu_lat_raise: ' "$TRACEFS/trace")
+	t1=$(grep -c 'block_shallow_idle_raise: ' "$TRACEFS/trace")
 	[ "$r1" = "$r0" ] && [ "$t1" = "$t0" ]
 }
 
-# first_times DEV MAJ,MIN: "RAISE COMPLETE", the trace times in us of DEV's
-# first blk_cpu_lat_raise and of the first block_rq_complete of MAJ,MIN
+# first_times MAJ,MIN: "RAISE COMPLETE", the trace times in us of the first
+# block_shallow_idle_raise and of the first block_rq_complete of MAJ,MIN
 # (0 when missing)
 first_times() {
-	awk -v d="$1" -v n="$2" '
+	awk -v n="$1" '
 	function us(i) { return int(substr($i, 1, length($i) - 1) * 1000000) }
 	{
 		for (i = 1; i < NF - 1; i++) {
 			if ($i ~ /^[0-9]+\.[0-9]+:$/)
 				break
 		}
-		if (!r && $(i + 1) == "blk_cpu_lat_raise:" && $(i + 2) == d)
+		if (!r && $(i + 1) == "block_shallow_idle_raise:" && $(i + 2) == n)
 			r = us(i)
 		if (!c && $(i + 1) == "block_rq_complete:" && $(i + 2) == n)
 			c = us(i)
@@ -584,21 +594,21 @@ first_times() {
 # polling, which a slow debug guest does only every second or so.
 t_stall() {
 	ev=$TRACEFS/events/block/block_rq_complete/enable
-	make_nullb cpulat_stall submit_queues=1 irqmode=2 \
+	make_nullb shallow_idle_stall submit_queues=1 irqmode=2 \
 		completion_nsec=3000000000 size=64 || return 1
-	extra_devs="$extra_devs cpulat_stall"
-	write_attr auto cpulat_stall || return 1
-	devno=$(tr : , < /sys/block/cpulat_stall/dev)
+	extra_devs="$extra_devs shallow_idle_stall"
+	write_attr auto shallow_idle_stall || return 1
+	devno=$(tr : , < /sys/block/shallow_idle_stall/dev)
 	ok=1
 	if ! echo 1 > "$ev"; then
 		ktap_print_msg "cannot enable block:block_rq_complete"
-	elif ! "$FIO" --name=stall --filename=/dev/cpulat_stall --direct=1 \
+	elif ! "$FIO" --name=stall --filename=/dev/shallow_idle_stall --direct=1 \
 		--rw=randread --bs=4k --ioengine=libaio --iodepth=4 \
 		--iodepth_batch_submit=4 --io_size=16k --output=/dev/null; then
 		ktap_print_msg "fio failed"
 	else
 		read -r r c <<-EOF
-		$(first_times cpulat_stall "$devno")
+		$(first_times "$devno")
 		EOF
 		if [ "$c" = 0 ]; then
 			ktap_print_msg "no completion of $devno traced"
@@ -611,10 +621,10 @@ t_stall() {
 		fi
 	fi
 	echo 0 > "$ev"
-	[ $ok = 0 ] || dump_hctxs cpulat_stall
-	write_attr off cpulat_stall
-	del_nullb cpulat_stall
-	extra_devs=$(echo "$extra_devs" | sed 's/ cpulat_stall//')
+	[ $ok = 0 ] || dump_hctxs shallow_idle_stall
+	write_attr off shallow_idle_stall
+	del_nullb shallow_idle_stall
+	extra_devs=$(echo "$extra_devs" | sed 's/ shallow_idle_stall//')
 	return $ok
 }
 
@@ -622,17 +632,17 @@ t_stall() {
 # completed on one CPU raises that CPU only: the PM QoS trace shows no
 # limit on any other CPU while it runs.
 t_single_queue() {
-	[ -n "$limit0" ] || { skip_why="auto limit unknown: set CPULAT_EXPECTED"; return 4; }
+	[ -n "$limit0" ] || { skip_why="auto limit unknown: set SHALLOW_IDLE_EXPECTED"; return 4; }
 	last=$(all_cpus | sort -n | tail -n 1)
 	[ "$last" != 0 ] || { skip_why="one CPU"; return 4; }
-	make_nullb cpulat_sq submit_queues=1 irqmode=2 completion_nsec=20000 \
+	make_nullb shallow_idle_sq submit_queues=1 irqmode=2 completion_nsec=20000 \
 		size=64 || return 1
-	extra_devs="$extra_devs cpulat_sq"
+	extra_devs="$extra_devs shallow_idle_sq"
 	ok=1
 	n0=$(wc -l < "$TRACEFS/trace")
-	if ! write_attr auto cpulat_sq; then
-		ktap_print_msg "cannot enable cpulat_sq"
-	elif ! "$FIO" --name=sq --filename=/dev/cpulat_sq --direct=1 \
+	if ! write_attr auto shallow_idle_sq; then
+		ktap_print_msg "cannot enable shallow_idle_sq"
+	elif ! "$FIO" --name=sq --filename=/dev/shallow_idle_sq --direct=1 \
 		--rw=randread --bs=4k --ioengine=psync --numjobs=1 \
 		--cpus_allowed="$last" --time_based --runtime=2 \
 		--output=/dev/null; then
@@ -651,14 +661,14 @@ t_single_queue() {
 			fi
 		done
 	fi
-	[ $ok = 0 ] || dump_hctxs cpulat_sq
-	write_attr off cpulat_sq
-	del_nullb cpulat_sq
-	extra_devs=$(echo "$extra_devs" | sed 's/ cpulat_sq//')
+	[ $ok = 0 ] || dump_hctxs shallow_idle_sq
+	write_attr off shallow_idle_sq
+	del_nullb shallow_idle_sq
+	extra_devs=$(echo "$extra_devs" | sed 's/ shallow_idle_sq//')
 	return $ok
 }
 
-# concurrent_writers DEV...: one writer cycles cpu_latency_qos of every
+# concurrent_writers DEV...: one writer cycles shallow_idle of every
 # DEV (auto, off, 50) until the other one is done; that one makes
 # CONCURRENT_WRITES rounds of scheduler writes (mq-deadline, none) and
 # nr_requests writes (16, 32) under each scheduler to every DEV. No write
@@ -674,7 +684,7 @@ concurrent_writers() {
 			for d in "$@"; do
 				for v in auto off 50; do
 					write_attr $v "$d" ||
-						echo "cpu_latency_qos=$v $d" >> "$errs"
+						echo "shallow_idle=$v $d" >> "$errs"
 					n=$((n + 1))
 				done
 			done
@@ -699,7 +709,7 @@ concurrent_writers() {
 	touch "$done_flag"
 	wait $qos_pid
 	n=$(wc -l < "$errs")
-	ktap_print_msg "$(cat "$TMP/cw.qos") cpu_latency_qos writes," \
+	ktap_print_msg "$(cat "$TMP/cw.qos") shallow_idle writes," \
 		"$((i * $# * 6)) scheduler and nr_requests writes, $n failed"
 	[ "$n" = 0 ] || ktap_print_msg "first failures: $(head -3 "$errs" | tr '\n' ';')"
 	for d in "$@"; do
@@ -709,22 +719,22 @@ concurrent_writers() {
 }
 
 # Devices sharing one tag set (null_blk shared_tags, as NVMe namespaces
-# share their controller's): writes of cpu_latency_qos to one never make
+# share their controller's): writes of shallow_idle to one never make
 # scheduler or nr_requests writes to another fail, nor the other way.
 t_concurrent_shared() {
 	if ! grep -q mq-deadline "/sys/block/$dev/queue/scheduler"; then
 		skip_why="no mq-deadline"
 		return 4
 	fi
-	for d in cpulat_sh0 cpulat_sh1; do
+	for d in shallow_idle_sh0 shallow_idle_sh1; do
 		make_nullb $d shared_tags=1 size=64 || return 1
 		extra_devs="$extra_devs $d"
 	done
-	concurrent_writers cpulat_sh0 cpulat_sh1
+	concurrent_writers shallow_idle_sh0 shallow_idle_sh1
 	r=$?
-	del_nullb cpulat_sh0
-	del_nullb cpulat_sh1
-	extra_devs=$(echo "$extra_devs" | sed 's/ cpulat_sh0 cpulat_sh1//')
+	del_nullb shallow_idle_sh0
+	del_nullb shallow_idle_sh1
+	extra_devs=$(echo "$extra_devs" | sed 's/ shallow_idle_sh0 shallow_idle_sh1//')
 	return $r
 }
 
@@ -765,11 +775,32 @@ t_delete_raised() {
 		wait $fio_pid
 		return 1
 	fi
+	deleted_devno=$(devno "$dev")
+	echo "shallow_idle_selftest: deleting $deleted_devno" > "$TRACEFS/trace_marker"
 	del_nullb "$dev" || return 1
 	dev=""
 	wait $fio_pid 2>/dev/null
 	sleep 0.5
 	requests_balanced
+}
+
+# The deletion of the last case freed raised state, and said so in the
+# block_shallow_idle_free event of its device, with the CPUs it held
+# (counted after the marker written just before the deletion: earlier
+# devices may have had the same number).
+t_free_traced() {
+	[ -n "$deleted_devno" ] || { ktap_print_msg "no device was deleted"; return 1; }
+	ev="block_shallow_idle_free: $deleted_devno hctx[0-9]* cpus=[1-9]"
+	n=$(awk -v m="shallow_idle_selftest: deleting $deleted_devno" -v ev="$ev" '
+		index($0, m) { seen = 1; n = 0; next }
+		seen && $0 ~ ev { n++ }
+		END { print seen ? n : -1 }' "$TRACEFS/trace")
+	if [ "$n" -lt 0 ]; then
+		ktap_print_msg "the marker before the deletion is not in the trace"
+		return 1
+	fi
+	ktap_print_msg "$n free events with CPUs held for $deleted_devno after its deletion"
+	[ "$n" -gt 0 ]
 }
 
 # The trace saw requests added at all (else "balanced" proves nothing).
@@ -792,7 +823,7 @@ t_work_rate() {
 	w0=$(sum_field runs) || return 1
 	read -r r0 _ < "/sys/block/$dev/stat"
 	t0=$(uptime_cs)
-	"$FIO" --name=cpulat --filename="/dev/$dev" --direct=1 --rw=randread \
+	"$FIO" --name=shallow_idle --filename="/dev/$dev" --direct=1 --rw=randread \
 		--bs=4k --ioengine=libaio --iodepth=8 --numjobs=2 \
 		--time_based --runtime=2 --output=/dev/null || return 1
 	t1=$(uptime_cs)
@@ -820,7 +851,7 @@ make_nullb "$NAME" submit_queues=2 irqmode=2 completion_nsec=2000000 \
 	size=1024 || skip_all "cannot create a null_blk device"
 # A null_blk device made through configfs is named after its directory.
 dev=$NAME
-[ -e "$(attr)" ] || skip_all "no cpu_latency_qos attribute (CONFIG_BLK_MQ_CPU_LATENCY)"
+[ -e "$(attr)" ] || skip_all "no shallow_idle attribute (CONFIG_BLK_SHALLOW_IDLE)"
 limit0=$(expected_limit 0)
 
 # Invalid inputs, one per file so that any byte can be written.
@@ -843,11 +874,13 @@ trace_reset
 for e in $QOS_EVENTS; do
 	echo 1 > "$TRACEFS/events/power/$e/enable"
 done
-echo 1 > "$TRACEFS/events/blk_cpu_lat/enable" 2>/dev/null
+for e in $SI_EVENTS; do
+	echo 1 > "$TRACEFS/events/block/$e/enable" 2>/dev/null
+done
 echo 1 > "$TRACEFS/tracing_on"
 
 ktap_print_header
-ktap_set_plan $((nr_bad + 21))
+ktap_set_plan $((nr_bad + 22))
 ktap_print_msg "table of cpu0: $(table_signature 0)-> auto limit ${limit0:-unknown}"
 
 run_case "attribute exists and is off by default" t_default_off
@@ -866,7 +899,7 @@ run_case "a stream of I/O raises its hctxs to the table's limit (debugfs)" t_rai
 run_case "PM QoS trace events show the table's limit on the busy CPUs" t_trace_limit
 run_case "no deep state entered while raised" t_no_deep_raised
 run_case "relaxed within 1 s after I/O stopped" t_relaxed
-run_case "blk_cpu_lat trace events name the disk and hctx" t_block_events
+run_case "block_shallow_idle trace events name the device and hctx" t_block_events
 run_case "deep states used again after I/O" t_deep_again
 run_case "I/O sparser than the hold period raises nothing" t_sparse
 run_case "requests stuck in flight raise nothing before they complete" t_stall
@@ -876,6 +909,7 @@ run_case "concurrent qos/scheduler/nr_requests writes never fail (shared tags)" 
 run_case "concurrent qos/scheduler/nr_requests writes never fail (own tags, I/O)" t_concurrent_own
 run_case "off: every request removed (debugfs and trace balanced)" t_off_removes
 run_case "deleting a device while raised removes every request" t_delete_raised
+run_case "freeing raised state is traced with the CPUs it held" t_free_traced
 run_case "requests were added at all" t_added
 
 ktap_finished

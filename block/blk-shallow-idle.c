@@ -4,7 +4,7 @@
  */
 
 /**
- * DOC: blk-mq CPU latency QoS
+ * DOC: blk-mq shallow idle
  *
  * A CPU that sleeps in a deep idle state (C6 on x86) while it waits for an
  * I/O completion pays the state's exit latency, 130 to 300 us on current
@@ -19,7 +19,7 @@
  * only the requests of the CPUs that take part in its completions:
  *
  * - **Completion.** __blk_mq_end_request() and blk_mq_end_request_batch()
- *   call blk_mq_cpu_lat_complete() for every request, and so does the CPU
+ *   call blk_shallow_idle_complete() for every request, and so does the CPU
  *   that took the interrupt when it sends the completion to another CPU.
  *   It marks the CPU it runs on and the CPU that submitted the request (the
  *   CPU of its software queue): the CPUs that wake for the completion.
@@ -57,7 +57,7 @@
  *   change is not constrained at all.
  *
  * - **Hold and relax.** The work item runs once per hold period
- *   (%BLK_MQ_CPU_LAT_HOLD_MS plus one jiffy) and takes the marks; the
+ *   (%BLK_SHALLOW_IDLE_HOLD_MS plus one jiffy) and takes the marks; the
  *   raise takes them too, so the first period counts only completions
  *   after the raise. A CPU that saw no completion for a whole period is
  *   relaxed to %PM_QOS_RESUME_LATENCY_NO_CONSTRAINT, and woken if it is
@@ -107,11 +107,12 @@
  *
  * The governors (menu, teo, ladder) are not changed: they read the per-CPU
  * limit through cpuidle_governor_latency_req(). The global CPU latency QoS is
- * not touched. Raises and relaxes show up as blk_cpu_lat_raise and
- * blk_cpu_lat_relax trace events naming the disk and hctx, and debugfs shows
- * the state of each hctx.
+ * not touched. Raises, relaxes and the freeing of an hctx's state show up
+ * as block_shallow_idle_{raise,relax,free} trace events naming the disk (by
+ * dev_t, as the other block events do) and the hctx, and debugfs shows the
+ * state of each hctx.
  *
- * Lifetime and locking: hctx->cpu_lat is an RCU pointer; completions read
+ * Lifetime and locking: hctx->shallow_idle is an RCU pointer; completions read
  * it in an RCU read section, and state is freed only after
  * a grace period. The queue attribute allocates and publishes new state
  * under the tag set's tag_list_lock (which excludes a remap of the
@@ -137,7 +138,6 @@
 #include <linux/blk-mq.h>
 #include <linux/cpu.h>
 #include <linux/cpuidle.h>
-#include <linux/ctype.h>
 #include <linux/jiffies.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
@@ -150,52 +150,51 @@
 #include <linux/spinlock.h>
 #include <linux/string.h>
 #include <linux/suspend.h>
-#include <linux/sysfs.h>
 #include <linux/workqueue.h>
 #include <kunit/visibility.h>
 
 #include "blk.h"
 #include "blk-mq.h"
-#include "blk-mq-cpu-latency.h"
+#include "blk-shallow-idle.h"
 
-#define CREATE_TRACE_POINTS
-#include <trace/events/blk_cpu_lat.h>
+#include <trace/events/block.h>
 
 /* Relax the requests once the hctx has been idle for this long. */
-#define BLK_MQ_CPU_LAT_HOLD_MS		8
+#define BLK_SHALLOW_IDLE_HOLD_MS		8
 
 /* While raised, the limits are computed again this often. */
-#define BLK_MQ_CPU_LAT_REFRESH		HZ
+#define BLK_SHALLOW_IDLE_REFRESH		HZ
 
 /* The hold period; KUnit lengthens it to test the hold without racing it. */
-VISIBLE_IF_KUNIT unsigned int blk_mq_cpu_lat_hold_ms = BLK_MQ_CPU_LAT_HOLD_MS;
+VISIBLE_IF_KUNIT unsigned int blk_shallow_idle_hold_ms =
+	BLK_SHALLOW_IDLE_HOLD_MS;
 
-/* Bits in blk_mq_cpu_lat->state. */
+/* Bits in blk_shallow_idle->state. */
 enum {
-	BLK_MQ_CPU_LAT_ACTIVE,		/* busy period: work item queued or running */
+	BLK_SHALLOW_IDLE_ACTIVE,		/* busy period: work item queued or running */
 };
 
 /**
- * struct blk_mq_cpu_lat_cpu - One CPU's resume latency request.
+ * struct blk_shallow_idle_cpu - One CPU's resume latency request.
  * @req: the request on the CPU device; inactive until first raised.
  * @cpu: the CPU.
  * @value: the value @req holds, %PM_QOS_RESUME_LATENCY_NO_CONSTRAINT if none.
  */
-struct blk_mq_cpu_lat_cpu {
+struct blk_shallow_idle_cpu {
 	struct dev_pm_qos_request req;
 	unsigned int cpu;
 	s32 value;
 };
 
 /**
- * struct blk_mq_cpu_lat - CPU latency QoS state of one hardware queue.
+ * struct blk_shallow_idle - State of the policy for one hardware queue.
  * @marks: CPUs that took part in a completion since @work last looked; a
  *	CPU's bit is set by completions only when clear, i.e. at most once
  *	per hold period.
  * @held: CPUs taken into the busy period (their requests hold their
  *	limits); written by @work only, read by completions.
  * @last_unheld: jiffies of the last completion on CPUs not held.
- * @state: %BLK_MQ_CPU_LAT_ACTIVE.
+ * @state: %BLK_SHALLOW_IDLE_ACTIVE.
  * @misses: completions on CPUs not held, per CPU (statistics).
  * @relaxing: CPUs were taken out of @held and @work waits for the grace
  *	period @gp before it reads their marks.
@@ -203,11 +202,11 @@ struct blk_mq_cpu_lat_cpu {
  * @period_end: jiffies when the current hold period ends.
  * @hctx: the hardware queue.
  * @q: its request queue, referenced until this is freed.
- * @mode: %BLK_MQ_CPU_LAT_AUTO or an explicit limit in microseconds.
+ * @mode: %BLK_SHALLOW_IDLE_AUTO or an explicit limit in microseconds.
  * @detached: no longer reachable from @hctx; @work must not touch @hctx.
- * @node: entry in blk_mq_cpu_lat_list, for system suspend; under
- *	blk_mq_cpu_lat_list_lock.
- * @disk_name: name of the disk, for tracing (the disk may go away first).
+ * @node: entry in blk_shallow_idle_list, for system suspend; under
+ *	blk_shallow_idle_list_lock.
+ * @dev: device of the disk, for tracing (the disk may go away first).
  * @hctx_num: index of the hctx, for tracing (@work never touches @hctx).
  * @refreshed: jiffies when the limits were last computed.
  * @work: raises, holds and relaxes the requests. Being one work item, it is
@@ -226,7 +225,7 @@ struct blk_mq_cpu_lat_cpu {
  * @nr_cpus: number of CPUs in the hctx mask when this was attached.
  * @cpus: one request per CPU of the hctx mask, in the order of @mask.
  */
-struct blk_mq_cpu_lat {
+struct blk_shallow_idle {
 	cpumask_var_t marks;
 	cpumask_var_t held;
 	unsigned long last_unheld;
@@ -241,7 +240,7 @@ struct blk_mq_cpu_lat {
 	int mode;
 	bool detached;
 	struct list_head node;
-	char disk_name[DISK_NAME_LEN];
+	dev_t dev;
 	unsigned int hctx_num;
 	unsigned long refreshed;
 	struct delayed_work work;
@@ -254,39 +253,39 @@ struct blk_mq_cpu_lat {
 	cpumask_var_t scratch;
 	struct cpuidle_cpu_latency *limits;
 	unsigned int nr_cpus;
-	struct blk_mq_cpu_lat_cpu cpus[] __counted_by(nr_cpus);
+	struct blk_shallow_idle_cpu cpus[] __counted_by(nr_cpus);
 };
 
 /* Raises, relaxes and frees; unbound: off the submitting and isolated CPUs. */
-static struct workqueue_struct *blk_mq_cpu_lat_wq;
+static struct workqueue_struct *blk_shallow_idle_wq;
 
 /* Serializes attaching and detaching against debugfs readers. */
-static DEFINE_MUTEX(blk_mq_cpu_lat_mutex);
+static DEFINE_MUTEX(blk_shallow_idle_mutex);
 
 /*
  * All allocated state, for system suspend. A spinlock, as state is
  * allocated with queues frozen: nothing may wait for work items under it.
  */
-static LIST_HEAD(blk_mq_cpu_lat_list);
-static DEFINE_SPINLOCK(blk_mq_cpu_lat_list_lock);
+static LIST_HEAD(blk_shallow_idle_list);
+static DEFINE_SPINLOCK(blk_shallow_idle_list_lock);
 
 /* The system is suspending or suspended: raise nothing. */
-static bool blk_mq_cpu_lat_suspended;
+static bool blk_shallow_idle_suspended;
 
 /*
  * The hold period in jiffies. A timer of N jiffies may fire after N - 1 full
- * jiffies, so one more guarantees at least %BLK_MQ_CPU_LAT_HOLD_MS.
+ * jiffies, so one more guarantees at least %BLK_SHALLOW_IDLE_HOLD_MS.
  */
-static unsigned long blk_mq_cpu_lat_hold(void)
+static unsigned long blk_shallow_idle_hold(void)
 {
-	return msecs_to_jiffies(READ_ONCE(blk_mq_cpu_lat_hold_ms)) + 1;
+	return msecs_to_jiffies(READ_ONCE(blk_shallow_idle_hold_ms)) + 1;
 }
 
 /* The limit @mode asks for on a CPU whose cpuidle limits are @lim. */
-static s32 blk_mq_cpu_lat_limit(int mode,
-				const struct cpuidle_cpu_latency *lim)
+static s32 blk_shallow_idle_limit(int mode,
+				  const struct cpuidle_cpu_latency *lim)
 {
-	if (mode == BLK_MQ_CPU_LAT_AUTO)
+	if (mode == BLK_SHALLOW_IDLE_AUTO)
 		return lim->shallow > 0 ? lim->shallow :
 					  PM_QOS_RESUME_LATENCY_NO_CONSTRAINT;
 	/* No cpuidle driver, or only polling left: nothing to choose from. */
@@ -302,7 +301,7 @@ static s32 blk_mq_cpu_lat_limit(int mode,
  * the CPU hotplug lock held, which ACPI CPU hot-remove holds around the
  * removal of the CPU device.
  */
-static void blk_mq_cpu_lat_set(struct blk_mq_cpu_lat_cpu *c, s32 value)
+static void blk_shallow_idle_set(struct blk_shallow_idle_cpu *c, s32 value)
 {
 	struct device *dev;
 
@@ -330,8 +329,8 @@ static void blk_mq_cpu_lat_set(struct blk_mq_cpu_lat_cpu *c, s32 value)
  * smallest one, for tracing. One look at each cpuidle driver, not one per
  * CPU, and only for the CPUs in @cpus.
  */
-static s32 blk_mq_cpu_lat_apply(struct blk_mq_cpu_lat *cl,
-				const struct cpumask *cpus)
+static s32 blk_shallow_idle_apply(struct blk_shallow_idle *cl,
+				  const struct cpumask *cpus)
 {
 	s32 limit, min = PM_QOS_RESUME_LATENCY_NO_CONSTRAINT;
 	unsigned int i, j = 0;
@@ -341,8 +340,8 @@ static s32 blk_mq_cpu_lat_apply(struct blk_mq_cpu_lat *cl,
 	for (i = 0; i < cl->nr_cpus; i++) {
 		if (!cpumask_test_cpu(cl->cpus[i].cpu, cpus))
 			continue;
-		limit = blk_mq_cpu_lat_limit(cl->mode, &cl->limits[j++]);
-		blk_mq_cpu_lat_set(&cl->cpus[i], limit);
+		limit = blk_shallow_idle_limit(cl->mode, &cl->limits[j++]);
+		blk_shallow_idle_set(&cl->cpus[i], limit);
 		min = min(min, limit);
 	}
 	cpus_read_unlock();
@@ -353,25 +352,25 @@ static s32 blk_mq_cpu_lat_apply(struct blk_mq_cpu_lat *cl,
  * Take the CPUs in @cpus into the busy period: raise their requests, then
  * let their completions take the fast path.
  */
-static void blk_mq_cpu_lat_take(struct blk_mq_cpu_lat *cl,
-				const struct cpumask *cpus)
+static void blk_shallow_idle_take(struct blk_shallow_idle *cl,
+				  const struct cpumask *cpus)
 {
 	s32 min;
 
 	if (cpumask_empty(cpus))
 		return;
-	min = blk_mq_cpu_lat_apply(cl, cpus);
+	min = blk_shallow_idle_apply(cl, cpus);
 	cpumask_or(cl->held, cl->held, cpus);
-	trace_blk_cpu_lat_raise(cl->disk_name, cl->hctx_num,
-				cpumask_weight(cpus), min);
+	trace_block_shallow_idle_raise(cl->dev, cl->hctx_num,
+				       cpumask_weight(cpus), min);
 }
 
 /*
  * Move the marks into @snap and clear them. Each word is exchanged
  * atomically, so no concurrent mark is lost.
  */
-static void blk_mq_cpu_lat_take_marks(struct blk_mq_cpu_lat *cl,
-				      struct cpumask *snap)
+static void blk_shallow_idle_take_marks(struct blk_shallow_idle *cl,
+					struct cpumask *snap)
 {
 	unsigned long *marks = cpumask_bits(cl->marks);
 	unsigned int w;
@@ -381,25 +380,25 @@ static void blk_mq_cpu_lat_take_marks(struct blk_mq_cpu_lat *cl,
 }
 
 /* Start a busy period with the CPUs of the completions that kicked it. */
-static void blk_mq_cpu_lat_raise(struct blk_mq_cpu_lat *cl)
+static void blk_shallow_idle_raise(struct blk_shallow_idle *cl)
 {
 	/* The first hold period counts completions from here on. */
-	blk_mq_cpu_lat_take_marks(cl, cl->scratch);
+	blk_shallow_idle_take_marks(cl, cl->scratch);
 	cpumask_and(cl->scratch, cl->scratch, cl->mask);
 	if (cpumask_empty(cl->scratch))
 		return;
 	cl->refreshed = jiffies;
-	cl->period_end = jiffies + blk_mq_cpu_lat_hold();
-	blk_mq_cpu_lat_take(cl, cl->scratch);
+	cl->period_end = jiffies + blk_shallow_idle_hold();
+	blk_shallow_idle_take(cl, cl->scratch);
 	WRITE_ONCE(cl->raises, cl->raises + 1);
 }
 
 /* Take in the CPUs marked but not held: they joined the busy period. */
-static void blk_mq_cpu_lat_join(struct blk_mq_cpu_lat *cl)
+static void blk_shallow_idle_join(struct blk_shallow_idle *cl)
 {
 	cpumask_andnot(cl->scratch, cl->marks, cl->held);
 	cpumask_and(cl->scratch, cl->scratch, cl->mask);
-	blk_mq_cpu_lat_take(cl, cl->scratch);
+	blk_shallow_idle_take(cl, cl->scratch);
 }
 
 /*
@@ -408,10 +407,10 @@ static void blk_mq_cpu_lat_join(struct blk_mq_cpu_lat *cl)
  * idle CPU with its tick stopped would otherwise stay shallow until its
  * next event.
  */
-static void blk_mq_cpu_lat_release(struct blk_mq_cpu_lat *cl,
-				   const struct cpumask *cpus)
+static void blk_shallow_idle_release(struct blk_shallow_idle *cl,
+				     const struct cpumask *cpus)
 {
-	struct blk_mq_cpu_lat_cpu *c;
+	struct blk_shallow_idle_cpu *c;
 	unsigned int i, n = 0;
 
 	cpus_read_lock();
@@ -422,29 +421,29 @@ static void blk_mq_cpu_lat_release(struct blk_mq_cpu_lat *cl,
 		n++;
 		if (c->value == PM_QOS_RESUME_LATENCY_NO_CONSTRAINT)
 			continue;
-		blk_mq_cpu_lat_set(c, PM_QOS_RESUME_LATENCY_NO_CONSTRAINT);
+		blk_shallow_idle_set(c, PM_QOS_RESUME_LATENCY_NO_CONSTRAINT);
 		if (cpu_online(c->cpu))
 			wake_up_if_idle(c->cpu);
 	}
 	cpus_read_unlock();
 	if (n)
-		trace_blk_cpu_lat_relax(cl->disk_name, cl->hctx_num, n);
+		trace_block_shallow_idle_relax(cl->dev, cl->hctx_num, n);
 }
 
 /*
  * A hold period ended. Take in the CPUs that joined in it; take out of
  * @held those that saw no completion in it, and start the grace period
  * after which every completion that still saw them held has made its mark
- * visible (see __blk_mq_cpu_lat_complete()).
+ * visible (see __blk_shallow_idle_complete()).
  */
-static void blk_mq_cpu_lat_period_end(struct blk_mq_cpu_lat *cl)
+static void blk_shallow_idle_period_end(struct blk_shallow_idle *cl)
 {
-	blk_mq_cpu_lat_take_marks(cl, cl->scratch);
-	cl->period_end = jiffies + blk_mq_cpu_lat_hold();
+	blk_shallow_idle_take_marks(cl, cl->scratch);
+	cl->period_end = jiffies + blk_shallow_idle_hold();
 	cpumask_andnot(cl->relax_mask, cl->held, cl->scratch);
 	cpumask_andnot(cl->scratch, cl->scratch, cl->held);
 	cpumask_and(cl->scratch, cl->scratch, cl->mask);
-	blk_mq_cpu_lat_take(cl, cl->scratch);
+	blk_shallow_idle_take(cl, cl->scratch);
 	if (cpumask_empty(cl->relax_mask))
 		return;
 	cpumask_andnot(cl->held, cl->held, cl->relax_mask);
@@ -457,15 +456,15 @@ static void blk_mq_cpu_lat_period_end(struct blk_mq_cpu_lat *cl)
  * taken out of @held are held again (their requests never changed), the
  * others are relaxed. Then take in CPUs that joined meanwhile.
  */
-static void blk_mq_cpu_lat_finish_relax(struct blk_mq_cpu_lat *cl)
+static void blk_shallow_idle_finish_relax(struct blk_shallow_idle *cl)
 {
 	cl->relaxing = false;
 	/* Pairs with the mark stored before the held check of completions. */
 	cpumask_and(cl->scratch, cl->relax_mask, cl->marks);
 	cpumask_or(cl->held, cl->held, cl->scratch);
 	cpumask_andnot(cl->relax_mask, cl->relax_mask, cl->scratch);
-	blk_mq_cpu_lat_release(cl, cl->relax_mask);
-	blk_mq_cpu_lat_join(cl);
+	blk_shallow_idle_release(cl, cl->relax_mask);
+	blk_shallow_idle_join(cl);
 }
 
 /*
@@ -473,7 +472,7 @@ static void blk_mq_cpu_lat_finish_relax(struct blk_mq_cpu_lat *cl)
  * the busy period. Completions from here on find the work item relaxing
  * nothing until the system has resumed.
  */
-static void blk_mq_cpu_lat_suspend(struct blk_mq_cpu_lat *cl)
+static void blk_shallow_idle_suspend(struct blk_shallow_idle *cl)
 {
 	/* Only held or relaxing CPUs hold requests. */
 	if (cl->relaxing)
@@ -482,11 +481,11 @@ static void blk_mq_cpu_lat_suspend(struct blk_mq_cpu_lat *cl)
 	if (!cpumask_empty(cl->held)) {
 		cpumask_copy(cl->scratch, cl->held);
 		cpumask_clear(cl->held);
-		blk_mq_cpu_lat_release(cl, cl->scratch);
+		blk_shallow_idle_release(cl, cl->scratch);
 		WRITE_ONCE(cl->relaxes, cl->relaxes + 1);
 	}
 	cpumask_clear(cl->marks);
-	clear_bit(BLK_MQ_CPU_LAT_ACTIVE, &cl->state);
+	clear_bit(BLK_SHALLOW_IDLE_ACTIVE, &cl->state);
 }
 
 /*
@@ -494,79 +493,79 @@ static void blk_mq_cpu_lat_suspend(struct blk_mq_cpu_lat *cl)
  * running one look at the marks at once rather than at the end of its
  * hold period. The caller has set its marks.
  */
-static void blk_mq_cpu_lat_kick(struct blk_mq_cpu_lat *cl, bool now)
+static void blk_shallow_idle_kick(struct blk_shallow_idle *cl, bool now)
 {
 	/*
 	 * Order the marks before reading ACTIVE; pairs with
-	 * smp_mb__after_atomic() in blk_mq_cpu_lat_end(). Only completions
+	 * smp_mb__after_atomic() in blk_shallow_idle_end(). Only completions
 	 * on CPUs not held get here.
 	 */
 	smp_mb();
-	if (!test_bit(BLK_MQ_CPU_LAT_ACTIVE, &cl->state) &&
-	    !test_and_set_bit(BLK_MQ_CPU_LAT_ACTIVE, &cl->state))
-		mod_delayed_work(blk_mq_cpu_lat_wq, &cl->work, 0);
+	if (!test_bit(BLK_SHALLOW_IDLE_ACTIVE, &cl->state) &&
+	    !test_and_set_bit(BLK_SHALLOW_IDLE_ACTIVE, &cl->state))
+		mod_delayed_work(blk_shallow_idle_wq, &cl->work, 0);
 	else if (now)
-		mod_delayed_work(blk_mq_cpu_lat_wq, &cl->work, 0);
+		mod_delayed_work(blk_shallow_idle_wq, &cl->work, 0);
 }
 
 /*
  * No CPU is held any more: end the busy period, unless a completion marked
  * a CPU in the meantime and may have seen ACTIVE still set.
  */
-static void blk_mq_cpu_lat_end(struct blk_mq_cpu_lat *cl)
+static void blk_shallow_idle_end(struct blk_shallow_idle *cl)
 {
 	if (READ_ONCE(cl->raises) != READ_ONCE(cl->relaxes))
 		WRITE_ONCE(cl->relaxes, cl->relaxes + 1);
-	clear_bit(BLK_MQ_CPU_LAT_ACTIVE, &cl->state);
-	/* Pairs with smp_mb() in blk_mq_cpu_lat_kick(). */
+	clear_bit(BLK_SHALLOW_IDLE_ACTIVE, &cl->state);
+	/* Pairs with smp_mb() in blk_shallow_idle_kick(). */
 	smp_mb__after_atomic();
 	if (!cpumask_empty(cl->marks))
-		blk_mq_cpu_lat_kick(cl, false);
+		blk_shallow_idle_kick(cl, false);
 }
 
-static void blk_mq_cpu_lat_work_fn(struct work_struct *work)
+static void blk_shallow_idle_work_fn(struct work_struct *work)
 {
-	struct blk_mq_cpu_lat *cl = container_of(to_delayed_work(work),
-						 struct blk_mq_cpu_lat, work);
+	struct blk_shallow_idle *cl = container_of(to_delayed_work(work),
+						 struct blk_shallow_idle, work);
 	unsigned long now = jiffies;
 
-	/* Being freed: blk_mq_cpu_lat_free() removes the requests. */
+	/* Being freed: blk_shallow_idle_free() removes the requests. */
 	if (READ_ONCE(cl->detached))
 		return;
 
 	WRITE_ONCE(cl->runs, cl->runs + 1);
-	if (READ_ONCE(blk_mq_cpu_lat_suspended)) {
-		blk_mq_cpu_lat_suspend(cl);
+	if (READ_ONCE(blk_shallow_idle_suspended)) {
+		blk_shallow_idle_suspend(cl);
 		return;
 	}
 	if (cl->relaxing) {
 		/* Look again at the next tick until the grace period is over. */
 		if (!poll_state_synchronize_rcu(cl->gp)) {
-			queue_delayed_work(blk_mq_cpu_lat_wq, &cl->work, 1);
+			queue_delayed_work(blk_shallow_idle_wq, &cl->work, 1);
 			return;
 		}
-		blk_mq_cpu_lat_finish_relax(cl);
+		blk_shallow_idle_finish_relax(cl);
 	} else if (cpumask_empty(cl->held)) {
-		blk_mq_cpu_lat_raise(cl);
+		blk_shallow_idle_raise(cl);
 	} else if (time_before(now, cl->period_end)) {
-		blk_mq_cpu_lat_join(cl);
+		blk_shallow_idle_join(cl);
 	} else {
-		blk_mq_cpu_lat_period_end(cl);
+		blk_shallow_idle_period_end(cl);
 	}
 
 	if (cpumask_empty(cl->held) && !cl->relaxing) {
-		blk_mq_cpu_lat_end(cl);
+		blk_shallow_idle_end(cl);
 		return;
 	}
 	/* Still busy: follow drivers and CPUs that came and went. */
-	if (time_after(now, cl->refreshed + BLK_MQ_CPU_LAT_REFRESH)) {
+	if (time_after(now, cl->refreshed + BLK_SHALLOW_IDLE_REFRESH)) {
 		cl->refreshed = now;
-		blk_mq_cpu_lat_apply(cl, cl->held);
+		blk_shallow_idle_apply(cl, cl->held);
 	}
 	if (cl->relaxing)
-		queue_delayed_work(blk_mq_cpu_lat_wq, &cl->work, 1);
+		queue_delayed_work(blk_shallow_idle_wq, &cl->work, 1);
 	else
-		queue_delayed_work(blk_mq_cpu_lat_wq, &cl->work,
+		queue_delayed_work(blk_shallow_idle_wq, &cl->work,
 				   time_after(cl->period_end, now) ?
 				   cl->period_end - now : 1);
 }
@@ -575,10 +574,10 @@ static void blk_mq_cpu_lat_work_fn(struct work_struct *work)
  * Mark @cpu as taking part in a completion on @cl's hctx. Return false if
  * it is a CPU of the hctx that is not held: the slow path must look at it.
  */
-static bool blk_mq_cpu_lat_mark(struct blk_mq_cpu_lat *cl, unsigned int cpu)
+static bool blk_shallow_idle_mark(struct blk_shallow_idle *cl, unsigned int cpu)
 {
 	if (likely(cpumask_test_cpu(cpu, cl->held))) {
-		/* Read after the grace period in blk_mq_cpu_lat_finish_relax(). */
+		/* Read after the grace period in blk_shallow_idle_finish_relax(). */
 		if (!cpumask_test_cpu(cpu, cl->marks))
 			cpumask_set_cpu(cpu, cl->marks);
 		return true;
@@ -591,8 +590,8 @@ static bool blk_mq_cpu_lat_mark(struct blk_mq_cpu_lat *cl, unsigned int cpu)
  * Take @cpu into a running busy period: mark it, and have the work item
  * look at once, the first time in a hold period only.
  */
-static bool blk_mq_cpu_lat_join_cpu(struct blk_mq_cpu_lat *cl,
-				    unsigned int cpu)
+static bool blk_shallow_idle_join_cpu(struct blk_shallow_idle *cl,
+				      unsigned int cpu)
 {
 	return cpumask_test_cpu(cpu, cl->mask) &&
 	       !cpumask_test_and_set_cpu(cpu, cl->marks);
@@ -603,19 +602,19 @@ static bool blk_mq_cpu_lat_join_cpu(struct blk_mq_cpu_lat *cl,
  * held. In a busy period, it joins. Otherwise a completion that follows
  * another one within a hold period is a stream: start a busy period.
  */
-static void blk_mq_cpu_lat_unheld(struct blk_mq_cpu_lat *cl, unsigned int cpu,
-				  unsigned int sub)
+static void blk_shallow_idle_unheld(struct blk_shallow_idle *cl,
+				    unsigned int cpu, unsigned int sub)
 {
 	unsigned long now = jiffies, last;
 	bool join;
 
 	this_cpu_inc(*cl->misses);
-	if (test_bit(BLK_MQ_CPU_LAT_ACTIVE, &cl->state)) {
-		join = blk_mq_cpu_lat_join_cpu(cl, cpu);
-		if (blk_mq_cpu_lat_join_cpu(cl, sub))
+	if (test_bit(BLK_SHALLOW_IDLE_ACTIVE, &cl->state)) {
+		join = blk_shallow_idle_join_cpu(cl, cpu);
+		if (blk_shallow_idle_join_cpu(cl, sub))
 			join = true;
 		if (join)
-			blk_mq_cpu_lat_kick(cl, true);
+			blk_shallow_idle_kick(cl, true);
 		return;
 	}
 
@@ -623,17 +622,17 @@ static void blk_mq_cpu_lat_unheld(struct blk_mq_cpu_lat *cl, unsigned int cpu,
 	/* Concurrent completions may store their time in any order: harmless. */
 	if (last != now)
 		WRITE_ONCE(cl->last_unheld, now);
-	if (time_before(now, last + blk_mq_cpu_lat_hold())) {
+	if (time_before(now, last + blk_shallow_idle_hold())) {
 		if (cpumask_test_cpu(cpu, cl->mask))
 			cpumask_set_cpu(cpu, cl->marks);
 		if (cpumask_test_cpu(sub, cl->mask))
 			cpumask_set_cpu(sub, cl->marks);
-		blk_mq_cpu_lat_kick(cl, false);
+		blk_shallow_idle_kick(cl, false);
 	}
 }
 
 /**
- * __blk_mq_cpu_lat_complete - Hot path of blk_mq_cpu_lat_complete().
+ * __blk_shallow_idle_complete - Hot path of blk_shallow_idle_complete().
  * @rq: the request being completed.
  *
  * Marks the CPU the completion runs on and the CPU that submitted @rq (its
@@ -647,33 +646,33 @@ static void blk_mq_cpu_lat_unheld(struct blk_mq_cpu_lat *cl, unsigned int cpu,
  *
  * Context: Any context.
  */
-void __blk_mq_cpu_lat_complete(struct request *rq)
+void __blk_shallow_idle_complete(struct request *rq)
 {
 	unsigned int cpu = raw_smp_processor_id(), sub = rq->mq_ctx->cpu;
-	struct blk_mq_cpu_lat *cl;
+	struct blk_shallow_idle *cl;
 	bool held;
 
 	rcu_read_lock();
-	cl = rcu_dereference(rq->mq_hctx->cpu_lat);
+	cl = rcu_dereference(rq->mq_hctx->shallow_idle);
 	if (cl) {
-		held = blk_mq_cpu_lat_mark(cl, cpu);
-		if (sub != cpu && !blk_mq_cpu_lat_mark(cl, sub))
+		held = blk_shallow_idle_mark(cl, cpu);
+		if (sub != cpu && !blk_shallow_idle_mark(cl, sub))
 			held = false;
 		if (unlikely(!held))
-			blk_mq_cpu_lat_unheld(cl, cpu, sub);
+			blk_shallow_idle_unheld(cl, cpu, sub);
 	}
 	rcu_read_unlock();
 }
 
-static bool blk_mq_cpu_lat_wanted(struct blk_mq_hw_ctx *hctx)
+static bool blk_shallow_idle_wanted(struct blk_mq_hw_ctx *hctx)
 {
 	return hctx->type != HCTX_TYPE_POLL && blk_mq_hw_queue_mapped(hctx);
 }
 
-static void blk_mq_cpu_lat_free_fn(struct work_struct *work);
+static void blk_shallow_idle_free_fn(struct work_struct *work);
 
 /* Free the memory of @cl; it holds no request and no queue reference. */
-static void blk_mq_cpu_lat_free_mem(struct blk_mq_cpu_lat *cl)
+static void blk_shallow_idle_free_mem(struct blk_shallow_idle *cl)
 {
 	free_percpu(cl->misses);
 	kfree(cl->limits);
@@ -689,11 +688,11 @@ static void blk_mq_cpu_lat_free_mem(struct blk_mq_cpu_lat *cl)
  * Allocate the state of @hctx: one request slot per CPU of the mask, present
  * or not (a CPU that becomes present needs no new allocation).
  */
-static struct blk_mq_cpu_lat *blk_mq_cpu_lat_alloc(struct blk_mq_hw_ctx *hctx,
-						   int mode)
+static struct blk_shallow_idle *
+blk_shallow_idle_alloc(struct blk_mq_hw_ctx *hctx, int mode)
 {
 	unsigned int cpu, n = cpumask_weight(hctx->cpumask), i = 0;
-	struct blk_mq_cpu_lat *cl;
+	struct blk_shallow_idle *cl;
 
 	cl = kzalloc_node(struct_size(cl, cpus, n), GFP_NOIO, hctx->numa_node);
 	if (!cl)
@@ -708,7 +707,7 @@ static struct blk_mq_cpu_lat *blk_mq_cpu_lat_alloc(struct blk_mq_hw_ctx *hctx,
 	    !zalloc_cpumask_var_node(&cl->relax_mask, GFP_NOIO, hctx->numa_node) ||
 	    !zalloc_cpumask_var_node(&cl->scratch, GFP_NOIO, hctx->numa_node) ||
 	    !blk_get_queue(hctx->queue)) {
-		blk_mq_cpu_lat_free_mem(cl);
+		blk_shallow_idle_free_mem(cl);
 		return NULL;
 	}
 
@@ -724,15 +723,15 @@ static struct blk_mq_cpu_lat *blk_mq_cpu_lat_alloc(struct blk_mq_hw_ctx *hctx,
 	cl->hctx = hctx;
 	cl->q = hctx->queue;
 	cl->mode = mode;
-	strscpy(cl->disk_name, cl->q->disk ? cl->q->disk->disk_name : "-");
+	cl->dev = cl->q->disk ? disk_devt(cl->q->disk) : 0;
 	cl->hctx_num = hctx->queue_num;
 	/* The first completion after enabling is not taken for a stream. */
-	cl->last_unheld = jiffies - blk_mq_cpu_lat_hold();
-	INIT_DELAYED_WORK(&cl->work, blk_mq_cpu_lat_work_fn);
-	INIT_RCU_WORK(&cl->free_rwork, blk_mq_cpu_lat_free_fn);
-	spin_lock(&blk_mq_cpu_lat_list_lock);
-	list_add_tail(&cl->node, &blk_mq_cpu_lat_list);
-	spin_unlock(&blk_mq_cpu_lat_list_lock);
+	cl->last_unheld = jiffies - blk_shallow_idle_hold();
+	INIT_DELAYED_WORK(&cl->work, blk_shallow_idle_work_fn);
+	INIT_RCU_WORK(&cl->free_rwork, blk_shallow_idle_free_fn);
+	spin_lock(&blk_shallow_idle_list_lock);
+	list_add_tail(&cl->node, &blk_shallow_idle_list);
+	spin_unlock(&blk_shallow_idle_list_lock);
 	return cl;
 }
 
@@ -741,106 +740,110 @@ static struct blk_mq_cpu_lat *blk_mq_cpu_lat_alloc(struct blk_mq_hw_ctx *hctx,
  * remove every request so that each CPU is back to no constraint. Must not
  * be called with a queue frozen (see "Lifetime" above).
  */
-static void blk_mq_cpu_lat_free(struct blk_mq_cpu_lat *cl)
+static void blk_shallow_idle_free(struct blk_shallow_idle *cl)
 {
-	unsigned int i;
+	unsigned int i, n = 0;
 
 	if (!cl)
 		return;
 
-	spin_lock(&blk_mq_cpu_lat_list_lock);
+	spin_lock(&blk_shallow_idle_list_lock);
 	list_del(&cl->node);
-	spin_unlock(&blk_mq_cpu_lat_list_lock);
+	spin_unlock(&blk_shallow_idle_list_lock);
 	WRITE_ONCE(cl->detached, true);
 	cancel_delayed_work_sync(&cl->work);
 	cpus_read_lock();
 	for (i = 0; i < cl->nr_cpus; i++) {
+		if (cl->cpus[i].value != PM_QOS_RESUME_LATENCY_NO_CONSTRAINT)
+			n++;
 		if (dev_pm_qos_request_active(&cl->cpus[i].req))
 			dev_pm_qos_remove_request(&cl->cpus[i].req);
 	}
 	cpus_read_unlock();
+	trace_block_shallow_idle_free(cl->dev, cl->hctx_num, n);
 	blk_put_queue(cl->q);
-	blk_mq_cpu_lat_free_mem(cl);
+	blk_shallow_idle_free_mem(cl);
 }
 
-static void blk_mq_cpu_lat_free_fn(struct work_struct *work)
+static void blk_shallow_idle_free_fn(struct work_struct *work)
 {
-	blk_mq_cpu_lat_free(container_of(to_rcu_work(work),
-					 struct blk_mq_cpu_lat, free_rwork));
+	blk_shallow_idle_free(container_of(to_rcu_work(work),
+					   struct blk_shallow_idle, free_rwork));
 }
 
 /*
  * Free detached state from process context, once completions that may still
  * see it have left their RCU read sections.
  */
-static void blk_mq_cpu_lat_free_later(struct blk_mq_cpu_lat *cl)
+static void blk_shallow_idle_free_later(struct blk_shallow_idle *cl)
 {
 	if (!cl)
 		return;
 	WRITE_ONCE(cl->detached, true);
-	queue_rcu_work(blk_mq_cpu_lat_wq, &cl->free_rwork);
+	queue_rcu_work(blk_shallow_idle_wq, &cl->free_rwork);
 }
 
 /*
  * Publish @cl (or NULL) as the state of @hctx and return the state it
  * replaces, which completions may see until a grace period has elapsed.
  */
-static struct blk_mq_cpu_lat *blk_mq_cpu_lat_swap(struct blk_mq_hw_ctx *hctx,
-						  struct blk_mq_cpu_lat *cl)
+static struct blk_shallow_idle *
+blk_shallow_idle_swap(struct blk_mq_hw_ctx *hctx, struct blk_shallow_idle *cl)
 {
-	return rcu_replace_pointer(hctx->cpu_lat, cl,
-				   lockdep_is_held(&blk_mq_cpu_lat_mutex));
+	return rcu_replace_pointer(hctx->shallow_idle, cl,
+				   lockdep_is_held(&blk_shallow_idle_mutex));
 }
 
-/* blk_mq_cpu_lat_swap() under blk_mq_cpu_lat_mutex. */
-static struct blk_mq_cpu_lat *blk_mq_cpu_lat_attach(struct blk_mq_hw_ctx *hctx,
-						    struct blk_mq_cpu_lat *cl)
+/* blk_shallow_idle_swap() under blk_shallow_idle_mutex. */
+static struct blk_shallow_idle *
+blk_shallow_idle_attach(struct blk_mq_hw_ctx *hctx, struct blk_shallow_idle *cl)
 {
-	guard(mutex)(&blk_mq_cpu_lat_mutex);
-	return blk_mq_cpu_lat_swap(hctx, cl);
+	guard(mutex)(&blk_shallow_idle_mutex);
+	return blk_shallow_idle_swap(hctx, cl);
 }
 
-/* The state of @hctx, for readers holding blk_mq_cpu_lat_mutex. */
-static inline struct blk_mq_cpu_lat *blk_mq_cpu_lat_get(struct blk_mq_hw_ctx *hctx)
+/* The state of @hctx, for readers holding blk_shallow_idle_mutex. */
+static inline struct blk_shallow_idle *
+blk_shallow_idle_get(struct blk_mq_hw_ctx *hctx)
 {
-	return rcu_dereference_protected(hctx->cpu_lat,
-					 lockdep_is_held(&blk_mq_cpu_lat_mutex));
+	return rcu_dereference_protected(hctx->shallow_idle,
+					 lockdep_is_held(&blk_shallow_idle_mutex));
 }
 
 #if IS_ENABLED(CONFIG_KUNIT)
 /* Number of CPUs the state of @hctx covers, or -1 without state. */
-int blk_mq_cpu_lat_nr_cpus(struct blk_mq_hw_ctx *hctx)
+int blk_shallow_idle_nr_cpus(struct blk_mq_hw_ctx *hctx)
 {
-	struct blk_mq_cpu_lat *cl;
+	struct blk_shallow_idle *cl;
 
-	guard(mutex)(&blk_mq_cpu_lat_mutex);
-	cl = blk_mq_cpu_lat_get(hctx);
+	guard(mutex)(&blk_shallow_idle_mutex);
+	cl = blk_shallow_idle_get(hctx);
 	return cl ? cl->nr_cpus : -1;
 }
 
 /* Busy periods of @hctx so far, or 0 without state. */
-unsigned long blk_mq_cpu_lat_raises(struct blk_mq_hw_ctx *hctx)
+unsigned long blk_shallow_idle_raises(struct blk_mq_hw_ctx *hctx)
 {
-	struct blk_mq_cpu_lat *cl;
+	struct blk_shallow_idle *cl;
 
-	guard(mutex)(&blk_mq_cpu_lat_mutex);
-	cl = blk_mq_cpu_lat_get(hctx);
+	guard(mutex)(&blk_shallow_idle_mutex);
+	cl = blk_shallow_idle_get(hctx);
 	return cl ? READ_ONCE(cl->raises) : 0;
 }
 
 /* Runs of the work item of @hctx, or 0 without state. */
-unsigned long blk_mq_cpu_lat_runs(struct blk_mq_hw_ctx *hctx)
+unsigned long blk_shallow_idle_runs(struct blk_mq_hw_ctx *hctx)
 {
-	struct blk_mq_cpu_lat *cl;
+	struct blk_shallow_idle *cl;
 
-	guard(mutex)(&blk_mq_cpu_lat_mutex);
-	cl = blk_mq_cpu_lat_get(hctx);
+	guard(mutex)(&blk_shallow_idle_mutex);
+	cl = blk_shallow_idle_get(hctx);
 	return cl ? READ_ONCE(cl->runs) : 0;
 }
 #endif
 
 /**
- * blk_mq_cpu_lat_exit_hctx - Detach the CPU latency QoS state of an hctx.
+ * blk_shallow_idle_exit_hctx - Detach the policy's state of an hctx.
  * @hctx: hardware queue being torn down.
  *
  * The state is freed, and its requests removed, shortly afterwards from a
@@ -848,13 +851,13 @@ unsigned long blk_mq_cpu_lat_runs(struct blk_mq_hw_ctx *hctx)
  *
  * Context: Process context, queue frozen or not live any more. Sleeps.
  */
-void blk_mq_cpu_lat_exit_hctx(struct blk_mq_hw_ctx *hctx)
+void blk_shallow_idle_exit_hctx(struct blk_mq_hw_ctx *hctx)
 {
-	blk_mq_cpu_lat_free_later(blk_mq_cpu_lat_attach(hctx, NULL));
+	blk_shallow_idle_free_later(blk_shallow_idle_attach(hctx, NULL));
 }
 
 /**
- * blk_mq_cpu_lat_disk_exit - Disable the policy when the disk goes away.
+ * blk_shallow_idle_disk_exit - Disable the policy when the disk goes away.
  * @q: request queue of the disk being deleted.
  *
  * A queue that outlives its disk (SCSI, where passthrough I/O goes on
@@ -866,20 +869,20 @@ void blk_mq_cpu_lat_exit_hctx(struct blk_mq_hw_ctx *hctx)
  * attributes removed and set->update_nr_hwq_lock held for reading, so no
  * mode change and no remap runs concurrently. Sleeps.
  */
-void blk_mq_cpu_lat_disk_exit(struct request_queue *q)
+void blk_shallow_idle_disk_exit(struct request_queue *q)
 {
 	struct blk_mq_hw_ctx *hctx;
 	unsigned long i;
 
-	if (READ_ONCE(q->cpu_lat_mode) == BLK_MQ_CPU_LAT_OFF)
+	if (READ_ONCE(q->shallow_idle_mode) == BLK_SHALLOW_IDLE_OFF)
 		return;
-	WRITE_ONCE(q->cpu_lat_mode, BLK_MQ_CPU_LAT_OFF);
+	WRITE_ONCE(q->shallow_idle_mode, BLK_SHALLOW_IDLE_OFF);
 	queue_for_each_hw_ctx(q, hctx, i)
-		blk_mq_cpu_lat_exit_hctx(hctx);
+		blk_shallow_idle_exit_hctx(hctx);
 }
 
 /**
- * blk_mq_cpu_lat_remap - Follow a change of the hardware queue mapping.
+ * blk_shallow_idle_remap - Follow a change of the hardware queue mapping.
  * @q: request queue whose hctx masks were just recomputed.
  *
  * Give every mapped hctx new state for its current mask, if the feature is
@@ -896,46 +899,46 @@ void blk_mq_cpu_lat_disk_exit(struct request_queue *q)
  * Context: Process context, queue frozen, set->tag_list_lock held.
  * Sleeps.
  */
-void blk_mq_cpu_lat_remap(struct request_queue *q)
+void blk_shallow_idle_remap(struct request_queue *q)
 {
 	struct blk_mq_hw_ctx *hctx;
 	unsigned long i;
 
 	lockdep_assert_held(&q->tag_set->tag_list_lock);
 
-	if (q->cpu_lat_mode == BLK_MQ_CPU_LAT_OFF)
+	if (q->shallow_idle_mode == BLK_SHALLOW_IDLE_OFF)
 		return;
 
 	queue_for_each_hw_ctx(q, hctx, i) {
-		struct blk_mq_cpu_lat *cl = NULL;
+		struct blk_shallow_idle *cl = NULL;
 
-		if (blk_mq_cpu_lat_wanted(hctx)) {
-			cl = blk_mq_cpu_lat_alloc(hctx, q->cpu_lat_mode);
+		if (blk_shallow_idle_wanted(hctx)) {
+			cl = blk_shallow_idle_alloc(hctx, q->shallow_idle_mode);
 			if (!cl)
-				pr_warn_ratelimited("%s: hctx%u: no memory for CPU latency QoS, it is off there\n",
+				pr_warn_ratelimited("%s: hctx%u: no memory, shallow_idle is off there\n",
 						    q->disk ? q->disk->disk_name : "?",
 						    hctx->queue_num);
 		}
-		blk_mq_cpu_lat_free_later(blk_mq_cpu_lat_attach(hctx, cl));
+		blk_shallow_idle_free_later(blk_shallow_idle_attach(hctx, cl));
 	}
 }
 
 /* Allocate the state of every hctx for @mode into @cls. */
-static int blk_mq_cpu_lat_alloc_all(struct request_queue *q, int mode,
-				    struct blk_mq_cpu_lat **cls)
+static int blk_shallow_idle_alloc_all(struct request_queue *q, int mode,
+				      struct blk_shallow_idle **cls)
 {
 	struct blk_mq_hw_ctx *hctx;
 	unsigned int noio;
 	unsigned long i;
 	int ret = 0;
 
-	if (mode == BLK_MQ_CPU_LAT_OFF)
+	if (mode == BLK_SHALLOW_IDLE_OFF)
 		return 0;
 	noio = memalloc_noio_save();
 	queue_for_each_hw_ctx(q, hctx, i) {
-		if (!blk_mq_cpu_lat_wanted(hctx))
+		if (!blk_shallow_idle_wanted(hctx))
 			continue;
-		cls[i] = blk_mq_cpu_lat_alloc(hctx, mode);
+		cls[i] = blk_shallow_idle_alloc(hctx, mode);
 		if (!cls[i]) {
 			ret = -ENOMEM;
 			break;
@@ -946,10 +949,10 @@ static int blk_mq_cpu_lat_alloc_all(struct request_queue *q, int mode,
 }
 
 /**
- * blk_mq_cpu_lat_set_mode - Enable, change or disable the policy on a queue.
+ * blk_shallow_idle_set_mode - Enable, change or disable the policy on a queue.
  * @q: request queue.
- * @mode: %BLK_MQ_CPU_LAT_OFF, %BLK_MQ_CPU_LAT_AUTO or a limit in microseconds
- *	(1 to %BLK_MQ_CPU_LAT_MAX_US).
+ * @mode: %BLK_SHALLOW_IDLE_OFF, %BLK_SHALLOW_IDLE_AUTO or a limit in
+ *	microseconds (1 to %BLK_SHALLOW_IDLE_MAX_US).
  *
  * Writing the mode in force changes nothing and takes no lock. Otherwise
  * the new state of every hctx is allocated and published with
@@ -971,18 +974,18 @@ static int blk_mq_cpu_lat_alloc_all(struct request_queue *q, int mode,
  * Return: 0 on success, -EINVAL for a bad @mode, -ENODEV if the queue is
  * going away, -ENOMEM if the state cannot be allocated.
  */
-int blk_mq_cpu_lat_set_mode(struct request_queue *q, int mode)
+int blk_shallow_idle_set_mode(struct request_queue *q, int mode)
 {
 	struct blk_mq_tag_set *set = q->tag_set;
-	struct blk_mq_cpu_lat **cls;
+	struct blk_shallow_idle **cls;
 	struct blk_mq_hw_ctx *hctx;
 	unsigned long i, n;
 	int ret;
 
-	if (mode != BLK_MQ_CPU_LAT_OFF && mode != BLK_MQ_CPU_LAT_AUTO &&
-	    (mode < 1 || mode > BLK_MQ_CPU_LAT_MAX_US))
+	if (mode != BLK_SHALLOW_IDLE_OFF && mode != BLK_SHALLOW_IDLE_AUTO &&
+	    (mode < 1 || mode > BLK_SHALLOW_IDLE_MAX_US))
 		return -EINVAL;
-	if (mode == READ_ONCE(q->cpu_lat_mode))
+	if (mode == READ_ONCE(q->shallow_idle_mode))
 		return 0;
 
 	mutex_lock(&set->tag_list_lock);
@@ -992,13 +995,13 @@ int blk_mq_cpu_lat_set_mode(struct request_queue *q, int mode)
 	}
 	n = q->nr_hw_queues;
 	cls = kcalloc(n, sizeof(*cls), GFP_NOIO);
-	ret = cls ? blk_mq_cpu_lat_alloc_all(q, mode, cls) : -ENOMEM;
+	ret = cls ? blk_shallow_idle_alloc_all(q, mode, cls) : -ENOMEM;
 	if (!ret) {
-		mutex_lock(&blk_mq_cpu_lat_mutex);
+		mutex_lock(&blk_shallow_idle_mutex);
 		queue_for_each_hw_ctx(q, hctx, i)
-			cls[i] = blk_mq_cpu_lat_swap(hctx, cls[i]);
-		WRITE_ONCE(q->cpu_lat_mode, mode);
-		mutex_unlock(&blk_mq_cpu_lat_mutex);
+			cls[i] = blk_shallow_idle_swap(hctx, cls[i]);
+		WRITE_ONCE(q->shallow_idle_mode, mode);
+		mutex_unlock(&blk_shallow_idle_mutex);
 	}
 	mutex_unlock(&set->tag_list_lock);
 
@@ -1008,68 +1011,22 @@ int blk_mq_cpu_lat_set_mode(struct request_queue *q, int mode)
 	if (!ret)
 		synchronize_rcu();
 	for (i = 0; i < n; i++)
-		blk_mq_cpu_lat_free(cls[i]);
+		blk_shallow_idle_free(cls[i]);
 	kfree(cls);
 	return ret;
 }
 
-/**
- * blk_mq_cpu_lat_parse - Parse a value written to "cpu_latency_qos".
- * @buf: "off", "auto", or a limit in microseconds from 1 to
- *	%BLK_MQ_CPU_LAT_MAX_US in decimal digits; one trailing newline is
- *	allowed.
- * @mode: where to store the parsed mode; untouched on error.
- *
- * Return: 0 on success, -EINVAL for anything else.
- */
-int blk_mq_cpu_lat_parse(const char *buf, int *mode)
-{
-	unsigned int us;
-
-	if (sysfs_streq(buf, "off")) {
-		*mode = BLK_MQ_CPU_LAT_OFF;
-		return 0;
-	}
-	if (sysfs_streq(buf, "auto")) {
-		*mode = BLK_MQ_CPU_LAT_AUTO;
-		return 0;
-	}
-	if (!isdigit(buf[0]) || kstrtouint(buf, 10, &us) ||
-	    us < 1 || us > BLK_MQ_CPU_LAT_MAX_US)
-		return -EINVAL;
-	*mode = us;
-	return 0;
-}
-
-/**
- * blk_mq_cpu_lat_show - Show the mode of "cpu_latency_qos".
- * @q: request queue.
- * @page: sysfs buffer.
- *
- * Return: bytes written: "off", "auto" or the explicit limit in microseconds.
- */
-ssize_t blk_mq_cpu_lat_show(struct request_queue *q, char *page)
-{
-	int mode = READ_ONCE(q->cpu_lat_mode);
-
-	if (mode == BLK_MQ_CPU_LAT_OFF)
-		return sysfs_emit(page, "off\n");
-	if (mode == BLK_MQ_CPU_LAT_AUTO)
-		return sysfs_emit(page, "auto\n");
-	return sysfs_emit(page, "%d\n", mode);
-}
-
 #ifdef CONFIG_BLK_DEBUG_FS
-static void blk_mq_cpu_lat_show_mode(struct seq_file *m, int mode)
+static void blk_shallow_idle_show_mode(struct seq_file *m, int mode)
 {
-	if (mode == BLK_MQ_CPU_LAT_AUTO)
+	if (mode == BLK_SHALLOW_IDLE_AUTO)
 		seq_puts(m, "mode=auto\n");
 	else
 		seq_printf(m, "mode=%d\n", mode);
 }
 
 /**
- * blk_mq_cpu_lat_debugfs_show - Show an hctx's CPU latency QoS state.
+ * blk_shallow_idle_debugfs_show - Show the policy's state of an hctx.
  * @hctx: hardware queue.
  * @m: debugfs file.
  *
@@ -1085,32 +1042,33 @@ static void blk_mq_cpu_lat_show_mode(struct seq_file *m, int mode)
  * The counters and limits are read without synchronizing with the hctx's
  * work item, so one line may be a moment older than another.
  *
- * Context: Process context; takes blk_mq_cpu_lat_mutex.
+ * Context: Process context; takes blk_shallow_idle_mutex.
  *
  * Return: 0.
  */
-int blk_mq_cpu_lat_debugfs_show(struct blk_mq_hw_ctx *hctx, struct seq_file *m)
+int blk_shallow_idle_debugfs_show(struct blk_mq_hw_ctx *hctx,
+				  struct seq_file *m)
 {
-	int qmode = READ_ONCE(hctx->queue->cpu_lat_mode);
-	struct blk_mq_cpu_lat *cl;
+	int qmode = READ_ONCE(hctx->queue->shallow_idle_mode);
+	struct blk_shallow_idle *cl;
 	unsigned long misses = 0;
 	unsigned int i, cpu;
 
-	guard(mutex)(&blk_mq_cpu_lat_mutex);
-	cl = blk_mq_cpu_lat_get(hctx);
+	guard(mutex)(&blk_shallow_idle_mutex);
+	cl = blk_shallow_idle_get(hctx);
 	if (!cl) {
-		if (qmode == BLK_MQ_CPU_LAT_OFF || !blk_mq_cpu_lat_wanted(hctx)) {
+		if (qmode == BLK_SHALLOW_IDLE_OFF || !blk_shallow_idle_wanted(hctx)) {
 			seq_puts(m, "mode=off\n");
 		} else {
-			blk_mq_cpu_lat_show_mode(m, qmode);
+			blk_shallow_idle_show_mode(m, qmode);
 			seq_puts(m, "state=missing\n");
 		}
 		return 0;
 	}
 
-	blk_mq_cpu_lat_show_mode(m, cl->mode);
+	blk_shallow_idle_show_mode(m, cl->mode);
 	seq_printf(m, "active=%d raised=%d held=%*pbl\n",
-		   test_bit(BLK_MQ_CPU_LAT_ACTIVE, &cl->state),
+		   test_bit(BLK_SHALLOW_IDLE_ACTIVE, &cl->state),
 		   !cpumask_empty(cl->held), cpumask_pr_args(cl->held));
 	for_each_possible_cpu(cpu)
 		misses += READ_ONCE(*per_cpu_ptr(cl->misses, cpu));
@@ -1118,7 +1076,7 @@ int blk_mq_cpu_lat_debugfs_show(struct blk_mq_hw_ctx *hctx, struct seq_file *m)
 		   READ_ONCE(cl->raises), READ_ONCE(cl->relaxes), misses,
 		   READ_ONCE(cl->runs));
 	for (i = 0; i < cl->nr_cpus; i++) {
-		const struct blk_mq_cpu_lat_cpu *c = &cl->cpus[i];
+		const struct blk_shallow_idle_cpu *c = &cl->cpus[i];
 		s32 value = READ_ONCE(c->value);
 
 		if (value == PM_QOS_RESUME_LATENCY_NO_CONSTRAINT)
@@ -1131,7 +1089,7 @@ int blk_mq_cpu_lat_debugfs_show(struct blk_mq_hw_ctx *hctx, struct seq_file *m)
 #endif
 
 /**
- * blk_mq_cpu_lat_pm_notify - Relax every hctx before a system sleep.
+ * blk_shallow_idle_pm_notify - Relax every hctx before a system sleep.
  * @nb: the notifier block (unused).
  * @action: the PM notifier event.
  * @data: unused.
@@ -1144,46 +1102,46 @@ int blk_mq_cpu_lat_debugfs_show(struct blk_mq_hw_ctx *hctx, struct seq_file *m)
  * items take locks held around memory allocations.
  *
  * Context: Process context, from the PM notifier chain; takes
- * blk_mq_cpu_lat_list_lock and waits for the work items. Sleeps.
+ * blk_shallow_idle_list_lock and waits for the work items. Sleeps.
  *
  * Return: %NOTIFY_OK.
  */
-VISIBLE_IF_KUNIT int blk_mq_cpu_lat_pm_notify(struct notifier_block *nb,
-					      unsigned long action, void *data)
+VISIBLE_IF_KUNIT int blk_shallow_idle_pm_notify(struct notifier_block *nb,
+						unsigned long action, void *data)
 {
-	struct blk_mq_cpu_lat *cl;
+	struct blk_shallow_idle *cl;
 
 	switch (action) {
 	case PM_SUSPEND_PREPARE:
 	case PM_HIBERNATION_PREPARE:
 	case PM_RESTORE_PREPARE:
-		WRITE_ONCE(blk_mq_cpu_lat_suspended, true);
+		WRITE_ONCE(blk_shallow_idle_suspended, true);
 		/* Each run sees the flag: queueing orders the store before it. */
-		spin_lock(&blk_mq_cpu_lat_list_lock);
-		list_for_each_entry(cl, &blk_mq_cpu_lat_list, node)
-			mod_delayed_work(blk_mq_cpu_lat_wq, &cl->work, 0);
-		spin_unlock(&blk_mq_cpu_lat_list_lock);
+		spin_lock(&blk_shallow_idle_list_lock);
+		list_for_each_entry(cl, &blk_shallow_idle_list, node)
+			mod_delayed_work(blk_shallow_idle_wq, &cl->work, 0);
+		spin_unlock(&blk_shallow_idle_list_lock);
 		/* Items queued with no delay are on the queue: this waits for them. */
-		flush_workqueue(blk_mq_cpu_lat_wq);
+		flush_workqueue(blk_shallow_idle_wq);
 		break;
 	case PM_POST_SUSPEND:
 	case PM_POST_HIBERNATION:
 	case PM_POST_RESTORE:
-		WRITE_ONCE(blk_mq_cpu_lat_suspended, false);
+		WRITE_ONCE(blk_shallow_idle_suspended, false);
 		break;
 	}
 	return NOTIFY_OK;
 }
 
-static struct notifier_block blk_mq_cpu_lat_pm_nb = {
-	.notifier_call = blk_mq_cpu_lat_pm_notify,
+static struct notifier_block blk_shallow_idle_pm_nb = {
+	.notifier_call = blk_shallow_idle_pm_notify,
 };
 
-static int __init blk_mq_cpu_lat_init(void)
+static int __init blk_shallow_idle_init(void)
 {
-	blk_mq_cpu_lat_wq = alloc_workqueue("blk_cpu_lat", WQ_UNBOUND, 0);
-	if (!blk_mq_cpu_lat_wq)
+	blk_shallow_idle_wq = alloc_workqueue("blk_shallow_idle", WQ_UNBOUND, 0);
+	if (!blk_shallow_idle_wq)
 		return -ENOMEM;
-	return register_pm_notifier(&blk_mq_cpu_lat_pm_nb);
+	return register_pm_notifier(&blk_shallow_idle_pm_nb);
 }
-subsys_initcall(blk_mq_cpu_lat_init);
+subsys_initcall(blk_shallow_idle_init);

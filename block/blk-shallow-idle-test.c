@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit test for blk-mq CPU latency QoS (blk-mq-cpu-latency.c).
+ * KUnit test for blk-mq shallow idle (blk-shallow-idle.c).
  *
  * The parser is tested as a function. The state machine is driven through a
  * real request queue of a minimal blk-mq driver, and observed where it
@@ -25,7 +25,7 @@
 #include <linux/workqueue.h>
 
 #include "blk-mq.h"
-#include "blk-mq-cpu-latency.h"
+#include "blk-shallow-idle.h"
 
 struct parse_case {
 	const char *in;
@@ -34,10 +34,10 @@ struct parse_case {
 };
 
 static const struct parse_case parse_cases[] = {
-	{ "off", 0, BLK_MQ_CPU_LAT_OFF },
-	{ "off\n", 0, BLK_MQ_CPU_LAT_OFF },
-	{ "auto", 0, BLK_MQ_CPU_LAT_AUTO },
-	{ "auto\n", 0, BLK_MQ_CPU_LAT_AUTO },
+	{ "off", 0, BLK_SHALLOW_IDLE_OFF },
+	{ "off\n", 0, BLK_SHALLOW_IDLE_OFF },
+	{ "auto", 0, BLK_SHALLOW_IDLE_AUTO },
+	{ "auto\n", 0, BLK_SHALLOW_IDLE_AUTO },
 	{ "1", 0, 1 },
 	{ "25\n", 0, 25 },
 	{ "1000000", 0, 1000000 },
@@ -71,12 +71,12 @@ static void parse_case_desc(const struct parse_case *c, char *desc)
 
 KUNIT_ARRAY_PARAM(parse, parse_cases, parse_case_desc);
 
-static void blk_mq_cpu_lat_parse_test(struct kunit *test)
+static void blk_shallow_idle_parse_test(struct kunit *test)
 {
 	const struct parse_case *c = test->param_value;
 	int mode = 12345;
 
-	KUNIT_EXPECT_EQ(test, blk_mq_cpu_lat_parse(c->in, &mode), c->ret);
+	KUNIT_EXPECT_EQ(test, queue_shallow_idle_parse(c->in, &mode), c->ret);
 	KUNIT_EXPECT_EQ(test, mode, c->ret ? 12345 : c->mode);
 }
 
@@ -233,8 +233,8 @@ static int test_init(struct kunit *test)
 		KUNIT_FAIL(test, "blk_mq_alloc_disk: %pe", ctx->disk);
 		return PTR_ERR(ctx->disk);
 	}
-	ctx->saved_hold_ms = blk_mq_cpu_lat_hold_ms;
-	WRITE_ONCE(blk_mq_cpu_lat_hold_ms, TEST_HOLD_MS);
+	ctx->saved_hold_ms = blk_shallow_idle_hold_ms;
+	WRITE_ONCE(blk_shallow_idle_hold_ms, TEST_HOLD_MS);
 	test->priv = ctx;
 	/* A CPU without a cpuidle driver gets no request at all. */
 	if (!cpuidle_get_driver()) {
@@ -252,12 +252,12 @@ static void test_exit(struct kunit *test)
 	if (!ctx)
 		return;
 	if (ctx->disk) {
-		blk_mq_cpu_lat_set_mode(ctx->disk->queue, BLK_MQ_CPU_LAT_OFF);
+		blk_shallow_idle_set_mode(ctx->disk->queue, BLK_SHALLOW_IDLE_OFF);
 		put_disk(ctx->disk);
 		blk_mq_free_tag_set(&ctx->set);
 	}
 	test_unregister_driver(ctx);
-	WRITE_ONCE(blk_mq_cpu_lat_hold_ms, ctx->saved_hold_ms);
+	WRITE_ONCE(blk_shallow_idle_hold_ms, ctx->saved_hold_ms);
 }
 
 static enum rq_end_io_ret test_end_io(struct request *rq, blk_status_t error,
@@ -407,7 +407,7 @@ static void expect_now(struct kunit *test, struct request_queue *q, s32 value,
 }
 
 /* Enabled and idle: nothing is constrained, and the mode reads back. */
-static void blk_mq_cpu_lat_enable_test(struct kunit *test)
+static void blk_shallow_idle_enable_test(struct kunit *test)
 {
 	struct test_ctx *ctx = test->priv;
 	struct request_queue *q = ctx->disk->queue;
@@ -415,13 +415,13 @@ static void blk_mq_cpu_lat_enable_test(struct kunit *test)
 
 	KUNIT_ASSERT_NOT_NULL(test, buf);
 	expect_now(test, q, NO_LIMIT, "constrained before the test");
-	KUNIT_ASSERT_EQ(test, blk_mq_cpu_lat_set_mode(q, TEST_LIMIT_US), 0);
-	blk_mq_cpu_lat_show(q, buf);
+	KUNIT_ASSERT_EQ(test, blk_shallow_idle_set_mode(q, TEST_LIMIT_US), 0);
+	queue_shallow_idle_show(ctx->disk, buf);
 	KUNIT_EXPECT_STREQ(test, buf, "4242\n");
 	msleep(50);
 	expect_now(test, q, NO_LIMIT, "constrained while idle");
-	KUNIT_ASSERT_EQ(test, blk_mq_cpu_lat_set_mode(q, BLK_MQ_CPU_LAT_OFF), 0);
-	blk_mq_cpu_lat_show(q, buf);
+	KUNIT_ASSERT_EQ(test, blk_shallow_idle_set_mode(q, BLK_SHALLOW_IDLE_OFF), 0);
+	queue_shallow_idle_show(ctx->disk, buf);
 	KUNIT_EXPECT_STREQ(test, buf, "off\n");
 }
 
@@ -429,19 +429,19 @@ static void blk_mq_cpu_lat_enable_test(struct kunit *test)
  * A request alone (sparser than the hold period) raises nothing: no busy
  * period starts, however short it would be.
  */
-static void blk_mq_cpu_lat_sparse_test(struct kunit *test)
+static void blk_shallow_idle_sparse_test(struct kunit *test)
 {
 	struct test_ctx *ctx = test->priv;
 	struct request_queue *q = ctx->disk->queue;
 	int i;
 
-	WRITE_ONCE(blk_mq_cpu_lat_hold_ms, 20);
-	KUNIT_ASSERT_EQ(test, blk_mq_cpu_lat_set_mode(q, TEST_LIMIT_US), 0);
+	WRITE_ONCE(blk_shallow_idle_hold_ms, 20);
+	KUNIT_ASSERT_EQ(test, blk_shallow_idle_set_mode(q, TEST_LIMIT_US), 0);
 	for (i = 0; i < 5; i++) {
 		test_issue(test, ctx);
 		msleep(100);
 	}
-	KUNIT_EXPECT_EQ_MSG(test, blk_mq_cpu_lat_raises(queue_hctx(q, 0)), 0,
+	KUNIT_EXPECT_EQ_MSG(test, blk_shallow_idle_raises(queue_hctx(q, 0)), 0,
 			    "busy periods from 5 requests 100 ms apart");
 	expect_now(test, q, NO_LIMIT, "raised by a sparse request");
 }
@@ -450,12 +450,12 @@ static void blk_mq_cpu_lat_sparse_test(struct kunit *test)
  * The second request within a hold period raises the CPU that completed
  * it, and only that one, though the hctx spans every CPU.
  */
-static void blk_mq_cpu_lat_stream_test(struct kunit *test)
+static void blk_shallow_idle_stream_test(struct kunit *test)
 {
 	struct test_ctx *ctx = test->priv;
 	struct request_queue *q = ctx->disk->queue;
 
-	KUNIT_ASSERT_EQ(test, blk_mq_cpu_lat_set_mode(q, TEST_LIMIT_US), 0);
+	KUNIT_ASSERT_EQ(test, blk_shallow_idle_set_mode(q, TEST_LIMIT_US), 0);
 	test_issue(test, ctx);
 	msleep(100);
 	expect_now(test, q, NO_LIMIT, "raised by the first request");
@@ -468,12 +468,12 @@ static void blk_mq_cpu_lat_stream_test(struct kunit *test)
  * within it extends the hold; relaxed within two hold periods after the
  * last one.
  */
-static void blk_mq_cpu_lat_hold_test(struct kunit *test)
+static void blk_shallow_idle_hold_test(struct kunit *test)
 {
 	struct test_ctx *ctx = test->priv;
 	struct request_queue *q = ctx->disk->queue;
 
-	KUNIT_ASSERT_EQ(test, blk_mq_cpu_lat_set_mode(q, TEST_LIMIT_US), 0);
+	KUNIT_ASSERT_EQ(test, blk_shallow_idle_set_mode(q, TEST_LIMIT_US), 0);
 	test_stream(test, ctx);
 	expect_all(test, q, TEST_LIMIT_US, TEST_HOLD_MS / 2, "not raised");
 
@@ -481,10 +481,12 @@ static void blk_mq_cpu_lat_hold_test(struct kunit *test)
 	expect_now(test, q, TEST_LIMIT_US, "relaxed inside the hold period");
 	test_issue(test, ctx);
 	msleep(TEST_HOLD_MS * 8 / 10);
-	expect_now(test, q, TEST_LIMIT_US, "relaxed although a request extended the hold");
+	expect_now(test, q, TEST_LIMIT_US,
+		   "relaxed although a request extended the hold");
 	test_issue(test, ctx);
 	msleep(TEST_HOLD_MS * 8 / 10);
-	expect_now(test, q, TEST_LIMIT_US, "relaxed although a request extended the hold");
+	expect_now(test, q, TEST_LIMIT_US,
+		   "relaxed although a request extended the hold");
 
 	expect_all(test, q, NO_LIMIT, TEST_RELAX_MS, "not relaxed");
 }
@@ -493,12 +495,12 @@ static void blk_mq_cpu_lat_hold_test(struct kunit *test)
  * A request that stays in flight (a stalled queue) does not hold the CPUs
  * once no request completed for a hold period.
  */
-static void blk_mq_cpu_lat_stall_test(struct kunit *test)
+static void blk_shallow_idle_stall_test(struct kunit *test)
 {
 	struct test_ctx *ctx = test->priv;
 	struct request_queue *q = ctx->disk->queue;
 
-	KUNIT_ASSERT_EQ(test, blk_mq_cpu_lat_set_mode(q, TEST_LIMIT_US), 0);
+	KUNIT_ASSERT_EQ(test, blk_shallow_idle_set_mode(q, TEST_LIMIT_US), 0);
 	test_stream(test, ctx);
 	test_start(test, ctx);
 	expect_all(test, q, TEST_LIMIT_US, TEST_HOLD_MS / 2, "not raised");
@@ -511,14 +513,14 @@ static void blk_mq_cpu_lat_stall_test(struct kunit *test)
  * Busy periods that start right as the previous one ends: every stream is
  * raised, none is lost to the relax (the issue/relax handshake).
  */
-static void blk_mq_cpu_lat_handshake_test(struct kunit *test)
+static void blk_shallow_idle_handshake_test(struct kunit *test)
 {
 	struct test_ctx *ctx = test->priv;
 	struct request_queue *q = ctx->disk->queue;
 	int i, lost = 0;
 
-	WRITE_ONCE(blk_mq_cpu_lat_hold_ms, 10);
-	KUNIT_ASSERT_EQ(test, blk_mq_cpu_lat_set_mode(q, TEST_LIMIT_US), 0);
+	WRITE_ONCE(blk_shallow_idle_hold_ms, 10);
+	KUNIT_ASSERT_EQ(test, blk_shallow_idle_set_mode(q, TEST_LIMIT_US), 0);
 	for (i = 0; i < 50; i++) {
 		test_stream(test, ctx);
 		if (!wait_resume_latency(test_cpu, TEST_LIMIT_US, 1000))
@@ -535,7 +537,7 @@ static void blk_mq_cpu_lat_handshake_test(struct kunit *test)
  * period however many requests complete (the hot path only marks the
  * CPUs).
  */
-static void blk_mq_cpu_lat_work_rate_test(struct kunit *test)
+static void blk_shallow_idle_work_rate_test(struct kunit *test)
 {
 	struct test_ctx *ctx = test->priv;
 	struct request_queue *q = ctx->disk->queue;
@@ -544,10 +546,10 @@ static void blk_mq_cpu_lat_work_rate_test(struct kunit *test)
 	unsigned int ms;
 	int i;
 
-	KUNIT_ASSERT_EQ(test, blk_mq_cpu_lat_set_mode(q, TEST_LIMIT_US), 0);
+	KUNIT_ASSERT_EQ(test, blk_shallow_idle_set_mode(q, TEST_LIMIT_US), 0);
 	test_stream(test, ctx);
 	expect_all(test, q, TEST_LIMIT_US, TEST_HOLD_MS / 2, "not raised");
-	runs = blk_mq_cpu_lat_runs(hctx);
+	runs = blk_shallow_idle_runs(hctx);
 	start = jiffies;
 	for (i = 0; i < 200; i++) {
 		test_issue(test, ctx);
@@ -555,7 +557,7 @@ static void blk_mq_cpu_lat_work_rate_test(struct kunit *test)
 		usleep_range(100, 200);
 	}
 	ms = jiffies_to_msecs(jiffies - start);
-	runs = blk_mq_cpu_lat_runs(hctx) - runs;
+	runs = blk_shallow_idle_runs(hctx) - runs;
 	/* One run per hold period that ended, and the one under way. */
 	KUNIT_EXPECT_LE_MSG(test, runs, ms / TEST_HOLD_MS + 1,
 			    "%lu work item runs for 200 requests in %u ms",
@@ -589,14 +591,14 @@ static bool wait_all(struct request_queue *q, s32 value, unsigned int ms)
  * the busy period, so the relax comes between one hold period and one
  * hold period plus the slack after the last request.
  */
-static void blk_mq_cpu_lat_relax_bound_test(struct kunit *test)
+static void blk_shallow_idle_relax_bound_test(struct kunit *test)
 {
 	struct test_ctx *ctx = test->priv;
 	struct request_queue *q = ctx->disk->queue;
 	unsigned long last;
 	unsigned int ms;
 
-	KUNIT_ASSERT_EQ(test, blk_mq_cpu_lat_set_mode(q, TEST_LIMIT_US), 0);
+	KUNIT_ASSERT_EQ(test, blk_shallow_idle_set_mode(q, TEST_LIMIT_US), 0);
 	test_stream(test, ctx);
 	last = jiffies;
 	KUNIT_ASSERT_TRUE_MSG(test, wait_all(q, TEST_LIMIT_US, TEST_HOLD_MS / 2),
@@ -662,7 +664,7 @@ static void blocking_work_fn(struct work_struct *work)
  * one hold period (plus the slack) after its last request. The relax waits
  * for no dispatch section of the tag set.
  */
-static void blk_mq_cpu_lat_blocking_test(struct kunit *test)
+static void blk_shallow_idle_blocking_test(struct kunit *test)
 {
 	struct blocking_ctx *b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
 	struct request_queue *q;
@@ -693,7 +695,7 @@ static void blk_mq_cpu_lat_blocking_test(struct kunit *test)
 		goto wake;
 	}
 
-	KUNIT_EXPECT_EQ(test, blk_mq_cpu_lat_set_mode(q, TEST_LIMIT_US), 0);
+	KUNIT_EXPECT_EQ(test, blk_shallow_idle_set_mode(q, TEST_LIMIT_US), 0);
 	test_issue_on(test, q);
 	test_issue_on(test, q);
 	last = jiffies;
@@ -709,7 +711,7 @@ static void blk_mq_cpu_lat_blocking_test(struct kunit *test)
 wake:
 	complete(&b->wake);
 	wait_for_completion(&b->slept);
-	blk_mq_cpu_lat_set_mode(q, BLK_MQ_CPU_LAT_OFF);
+	blk_shallow_idle_set_mode(q, BLK_SHALLOW_IDLE_OFF);
 	put_disk(b->disk);
 	put_disk(b->sleeper);
 	blk_mq_free_tag_set(&b->set);
@@ -741,8 +743,8 @@ static int kick_during_relax_cb(struct notifier_block *nb, unsigned long value,
 	 * Two completions as __blk_mq_end_request() reports them, without the
 	 * I/O itself: this runs in the work item, under the PM QoS mutex.
 	 */
-	blk_mq_cpu_lat_complete(k->rq);
-	blk_mq_cpu_lat_complete(k->rq);
+	blk_shallow_idle_complete(k->rq);
+	blk_shallow_idle_complete(k->rq);
 	WRITE_ONCE(k->fired, 1);
 	return NOTIFY_OK;
 }
@@ -751,7 +753,7 @@ static int kick_during_relax_cb(struct notifier_block *nb, unsigned long value,
  * A stream that starts while the work item relaxes (after its last look at
  * the marks, before the busy period ends) is raised: its kick is not lost.
  */
-static void blk_mq_cpu_lat_kick_during_relax_test(struct kunit *test)
+static void blk_shallow_idle_kick_during_relax_test(struct kunit *test)
 {
 	struct test_ctx *ctx = test->priv;
 	struct request_queue *q = ctx->disk->queue;
@@ -765,8 +767,8 @@ static void blk_mq_cpu_lat_kick_during_relax_test(struct kunit *test)
 	/* Allocated on the test CPU: its completions mark that CPU. */
 	k.rq = blk_mq_alloc_request(q, REQ_OP_DRV_IN, 0);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(k.rq));
-	WRITE_ONCE(blk_mq_cpu_lat_hold_ms, 20);
-	KUNIT_ASSERT_EQ(test, blk_mq_cpu_lat_set_mode(q, TEST_LIMIT_US), 0);
+	WRITE_ONCE(blk_shallow_idle_hold_ms, 20);
+	KUNIT_ASSERT_EQ(test, blk_shallow_idle_set_mode(q, TEST_LIMIT_US), 0);
 	test_stream(test, ctx);
 	expect_all(test, q, TEST_LIMIT_US, 1000, "not raised");
 	KUNIT_ASSERT_EQ(test, dev_pm_qos_add_notifier(dev, &k.nb,
@@ -837,14 +839,14 @@ static unsigned int other_cpu(struct kunit *test)
  * not at the end of the hold period; once it stops, it is relaxed within
  * two hold periods while the CPU that goes on stays raised.
  */
-static void blk_mq_cpu_lat_join_test(struct kunit *test)
+static void blk_shallow_idle_join_test(struct kunit *test)
 {
 	struct test_ctx *ctx = test->priv;
 	struct request_queue *q = ctx->disk->queue;
 	unsigned int other = other_cpu(test);
 	unsigned long end;
 
-	KUNIT_ASSERT_EQ(test, blk_mq_cpu_lat_set_mode(q, TEST_LIMIT_US), 0);
+	KUNIT_ASSERT_EQ(test, blk_shallow_idle_set_mode(q, TEST_LIMIT_US), 0);
 	test_stream(test, ctx);
 	expect_all(test, q, TEST_LIMIT_US, TEST_HOLD_MS / 2, "not raised");
 	run_on_cpu(other, issue_work_fn, ctx, q, 1);
@@ -870,14 +872,14 @@ static void blk_mq_cpu_lat_join_test(struct kunit *test)
  * submitted it: requests submitted here and completed on another CPU raise
  * both.
  */
-static void blk_mq_cpu_lat_completion_cpu_test(struct kunit *test)
+static void blk_shallow_idle_completion_cpu_test(struct kunit *test)
 {
 	struct test_ctx *ctx = test->priv;
 	struct request_queue *q = ctx->disk->queue;
 	unsigned int other = other_cpu(test);
 	int i;
 
-	KUNIT_ASSERT_EQ(test, blk_mq_cpu_lat_set_mode(q, TEST_LIMIT_US), 0);
+	KUNIT_ASSERT_EQ(test, blk_shallow_idle_set_mode(q, TEST_LIMIT_US), 0);
 	for (i = 0; i < 2; i++) {
 		test_start(test, ctx);
 		run_on_cpu(other, complete_work_fn, ctx, q, 0);
@@ -895,15 +897,15 @@ static void blk_mq_cpu_lat_completion_cpu_test(struct kunit *test)
  * completing (dm-multipath with queue_if_no_path and no path) start no
  * busy period: only completions count.
  */
-static void blk_mq_cpu_lat_requeue_test(struct kunit *test)
+static void blk_shallow_idle_requeue_test(struct kunit *test)
 {
 	struct test_ctx *ctx = test->priv;
 	struct request_queue *q = ctx->disk->queue;
 	struct request *rq;
 	int i;
 
-	WRITE_ONCE(blk_mq_cpu_lat_hold_ms, 20);
-	KUNIT_ASSERT_EQ(test, blk_mq_cpu_lat_set_mode(q, TEST_LIMIT_US), 0);
+	WRITE_ONCE(blk_shallow_idle_hold_ms, 20);
+	KUNIT_ASSERT_EQ(test, blk_shallow_idle_set_mode(q, TEST_LIMIT_US), 0);
 	WRITE_ONCE(ctx->requeue, true);
 	for (i = 0; i < 2; i++) {
 		rq = blk_mq_alloc_request(q, REQ_OP_DRV_IN, 0);
@@ -913,7 +915,7 @@ static void blk_mq_cpu_lat_requeue_test(struct kunit *test)
 	}
 	/* Requeued every 5 ms: about 60 restarts of each. */
 	msleep(300);
-	KUNIT_EXPECT_EQ_MSG(test, blk_mq_cpu_lat_raises(queue_hctx(q, 0)), 0,
+	KUNIT_EXPECT_EQ_MSG(test, blk_shallow_idle_raises(queue_hctx(q, 0)), 0,
 			    "busy periods from requeued requests");
 	expect_now(test, q, NO_LIMIT, "raised by requeued requests");
 	KUNIT_EXPECT_EQ(test, atomic_read(&ctx->ended), 0);
@@ -926,16 +928,16 @@ static void blk_mq_cpu_lat_requeue_test(struct kunit *test)
 }
 
 /* "auto" takes the limit from the CPU's cpuidle state table. */
-static void blk_mq_cpu_lat_auto_test(struct kunit *test)
+static void blk_shallow_idle_auto_test(struct kunit *test)
 {
 	struct test_ctx *ctx = test->priv;
 	struct request_queue *q = ctx->disk->queue;
 
 	test_register_driver(test, ctx, &fake_drivers[0]);
-	KUNIT_ASSERT_EQ(test, blk_mq_cpu_lat_set_mode(q, BLK_MQ_CPU_LAT_AUTO), 0);
+	KUNIT_ASSERT_EQ(test, blk_shallow_idle_set_mode(q, BLK_SHALLOW_IDLE_AUTO), 0);
 	test_stream(test, ctx);
 	expect_all(test, q, 289, TEST_HOLD_MS / 2, "auto limit");
-	KUNIT_ASSERT_EQ(test, blk_mq_cpu_lat_set_mode(q, BLK_MQ_CPU_LAT_OFF), 0);
+	KUNIT_ASSERT_EQ(test, blk_shallow_idle_set_mode(q, BLK_SHALLOW_IDLE_OFF), 0);
 	expect_now(test, q, NO_LIMIT, "constrained after off");
 }
 
@@ -949,23 +951,23 @@ static void expect_no_driver_no_request(struct kunit *test, int mode)
 	if (cpuidle_get_driver())
 		kunit_skip(test, "cpuidle driver %s registered",
 			   cpuidle_get_driver()->name);
-	KUNIT_ASSERT_EQ(test, blk_mq_cpu_lat_set_mode(q, mode), 0);
+	KUNIT_ASSERT_EQ(test, blk_shallow_idle_set_mode(q, mode), 0);
 	test_stream(test, ctx);
 	msleep(100);
 	expect_now(test, q, NO_LIMIT, "constrained without a driver");
 }
 
 /* "auto" without a cpuidle driver constrains nothing. */
-static void blk_mq_cpu_lat_auto_no_driver_test(struct kunit *test)
+static void blk_shallow_idle_auto_no_driver_test(struct kunit *test)
 {
-	expect_no_driver_no_request(test, BLK_MQ_CPU_LAT_AUTO);
+	expect_no_driver_no_request(test, BLK_SHALLOW_IDLE_AUTO);
 }
 
 /*
  * An explicit limit without a cpuidle driver constrains nothing either:
  * readers other than cpuidle (ti_sci_suspend()) would take it at its word.
  */
-static void blk_mq_cpu_lat_explicit_no_driver_test(struct kunit *test)
+static void blk_shallow_idle_explicit_no_driver_test(struct kunit *test)
 {
 	expect_no_driver_no_request(test, TEST_LIMIT_US);
 }
@@ -974,22 +976,22 @@ static void blk_mq_cpu_lat_explicit_no_driver_test(struct kunit *test)
  * System suspend relaxes a raised queue at once, not a hold period later,
  * and nothing is raised until resume; then streams raise again.
  */
-static void blk_mq_cpu_lat_suspend_test(struct kunit *test)
+static void blk_shallow_idle_suspend_test(struct kunit *test)
 {
 	struct test_ctx *ctx = test->priv;
 	struct request_queue *q = ctx->disk->queue;
 
-	KUNIT_ASSERT_EQ(test, blk_mq_cpu_lat_set_mode(q, TEST_LIMIT_US), 0);
+	KUNIT_ASSERT_EQ(test, blk_shallow_idle_set_mode(q, TEST_LIMIT_US), 0);
 	test_stream(test, ctx);
 	expect_all(test, q, TEST_LIMIT_US, TEST_HOLD_MS / 2, "not raised");
 
-	blk_mq_cpu_lat_pm_notify(NULL, PM_SUSPEND_PREPARE, NULL);
+	blk_shallow_idle_pm_notify(NULL, PM_SUSPEND_PREPARE, NULL);
 	expect_now(test, q, NO_LIMIT, "still raised once suspend prepared");
 	test_stream(test, ctx);
 	test_stream(test, ctx);
 	msleep(100);
 	expect_now(test, q, NO_LIMIT, "raised while suspended");
-	blk_mq_cpu_lat_pm_notify(NULL, PM_POST_SUSPEND, NULL);
+	blk_shallow_idle_pm_notify(NULL, PM_POST_SUSPEND, NULL);
 
 	test_stream(test, ctx);
 	expect_all(test, q, TEST_LIMIT_US, TEST_HOLD_MS / 2,
@@ -997,16 +999,16 @@ static void blk_mq_cpu_lat_suspend_test(struct kunit *test)
 }
 
 /* An explicit limit below the first non-polling state is clamped to it. */
-static void blk_mq_cpu_lat_clamp_test(struct kunit *test)
+static void blk_shallow_idle_clamp_test(struct kunit *test)
 {
 	struct test_ctx *ctx = test->priv;
 	struct request_queue *q = ctx->disk->queue;
 
 	test_register_driver(test, ctx, &fake_drivers[1]);
-	KUNIT_ASSERT_EQ(test, blk_mq_cpu_lat_set_mode(q, 1), 0);
+	KUNIT_ASSERT_EQ(test, blk_shallow_idle_set_mode(q, 1), 0);
 	test_stream(test, ctx);
 	expect_all(test, q, 2, TEST_HOLD_MS / 2, "explicit 1 us, C1 at 2 us");
-	KUNIT_ASSERT_EQ(test, blk_mq_cpu_lat_set_mode(q, 50), 0);
+	KUNIT_ASSERT_EQ(test, blk_shallow_idle_set_mode(q, 50), 0);
 	test_stream(test, ctx);
 	expect_all(test, q, 50, TEST_HOLD_MS / 2, "explicit 50 us");
 }
@@ -1033,10 +1035,10 @@ static void expect_state_follows_masks(struct kunit *test,
 	KUNIT_EXPECT_EQ(test, q->nr_hw_queues, min(nr, nr_cpu_ids));
 	queue_for_each_hw_ctx(q, hctx, i) {
 		if (!blk_mq_hw_queue_mapped(hctx)) {
-			KUNIT_EXPECT_EQ(test, blk_mq_cpu_lat_nr_cpus(hctx), -1);
+			KUNIT_EXPECT_EQ(test, blk_shallow_idle_nr_cpus(hctx), -1);
 			continue;
 		}
-		KUNIT_EXPECT_EQ_MSG(test, blk_mq_cpu_lat_nr_cpus(hctx),
+		KUNIT_EXPECT_EQ_MSG(test, blk_shallow_idle_nr_cpus(hctx),
 				    cpumask_weight(hctx->cpumask),
 				    "hctx%lu after %u queues", i, nr);
 	}
@@ -1047,7 +1049,7 @@ static void expect_state_follows_masks(struct kunit *test,
  * starting afresh: a raised queue is relaxed by the remap (its old hctxs
  * and their state are gone) and raised again by its next stream.
  */
-static void blk_mq_cpu_lat_remap_test(struct kunit *test)
+static void blk_shallow_idle_remap_test(struct kunit *test)
 {
 	struct test_ctx *ctx = test->priv;
 	struct request_queue *q = ctx->disk->queue;
@@ -1056,7 +1058,7 @@ static void blk_mq_cpu_lat_remap_test(struct kunit *test)
 
 	if (nr_cpu_ids < 2)
 		kunit_skip(test, "one possible CPU: no remap changes the count");
-	KUNIT_ASSERT_EQ(test, blk_mq_cpu_lat_set_mode(q, TEST_LIMIT_US), 0);
+	KUNIT_ASSERT_EQ(test, blk_shallow_idle_set_mode(q, TEST_LIMIT_US), 0);
 	/* One hctx for every CPU: a stream raises the test CPU. */
 	test_stream(test, ctx);
 	expect_all(test, q, TEST_LIMIT_US, TEST_HOLD_MS / 2, "not raised");
@@ -1083,7 +1085,7 @@ static void set_mode_work_fn(struct work_struct *work)
 {
 	struct set_mode_ctx *m = container_of(work, struct set_mode_ctx, work);
 
-	m->ret = blk_mq_cpu_lat_set_mode(m->q, m->mode);
+	m->ret = blk_shallow_idle_set_mode(m->q, m->mode);
 	complete(&m->done);
 }
 
@@ -1092,11 +1094,11 @@ static void set_mode_work_fn(struct work_struct *work)
  * the driver (a stalled controller), enabling, changing and disabling the
  * policy each return at once, and the request completes afterwards.
  */
-static void blk_mq_cpu_lat_mode_no_freeze_test(struct kunit *test)
+static void blk_shallow_idle_mode_no_freeze_test(struct kunit *test)
 {
 	struct test_ctx *ctx = test->priv;
 	struct request_queue *q = ctx->disk->queue;
-	int modes[] = { TEST_LIMIT_US, BLK_MQ_CPU_LAT_AUTO, BLK_MQ_CPU_LAT_OFF };
+	int modes[] = { TEST_LIMIT_US, BLK_SHALLOW_IDLE_AUTO, BLK_SHALLOW_IDLE_OFF };
 	struct set_mode_ctx *m = kunit_kzalloc(test, sizeof(*m), GFP_KERNEL);
 	int k;
 
@@ -1126,12 +1128,12 @@ static void blk_mq_cpu_lat_mode_no_freeze_test(struct kunit *test)
  * Tearing the queue down while raised leaves no request behind, once the
  * state detached during the teardown has been freed by its work item.
  */
-static void blk_mq_cpu_lat_teardown_test(struct kunit *test)
+static void blk_shallow_idle_teardown_test(struct kunit *test)
 {
 	struct test_ctx *ctx = test->priv;
 	struct request_queue *q = ctx->disk->queue;
 
-	KUNIT_ASSERT_EQ(test, blk_mq_cpu_lat_set_mode(q, TEST_LIMIT_US), 0);
+	KUNIT_ASSERT_EQ(test, blk_shallow_idle_set_mode(q, TEST_LIMIT_US), 0);
 	test_stream(test, ctx);
 	expect_all(test, q, TEST_LIMIT_US, TEST_HOLD_MS / 2, "not raised");
 
@@ -1143,56 +1145,57 @@ static void blk_mq_cpu_lat_teardown_test(struct kunit *test)
 }
 
 /* Invalid modes fail and change nothing. */
-static void blk_mq_cpu_lat_bad_mode_test(struct kunit *test)
+static void blk_shallow_idle_bad_mode_test(struct kunit *test)
 {
 	struct test_ctx *ctx = test->priv;
 	struct request_queue *q = ctx->disk->queue;
 	char *buf = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_NULL(test, buf);
-	KUNIT_ASSERT_EQ(test, blk_mq_cpu_lat_set_mode(q, BLK_MQ_CPU_LAT_AUTO), 0);
-	KUNIT_EXPECT_EQ(test, blk_mq_cpu_lat_set_mode(q, -2), -EINVAL);
-	KUNIT_EXPECT_EQ(test, blk_mq_cpu_lat_set_mode(q, 0 - 100), -EINVAL);
-	KUNIT_EXPECT_EQ(test, blk_mq_cpu_lat_set_mode(q, BLK_MQ_CPU_LAT_MAX_US + 1),
+	KUNIT_ASSERT_EQ(test, blk_shallow_idle_set_mode(q, BLK_SHALLOW_IDLE_AUTO), 0);
+	KUNIT_EXPECT_EQ(test, blk_shallow_idle_set_mode(q, -2), -EINVAL);
+	KUNIT_EXPECT_EQ(test, blk_shallow_idle_set_mode(q, 0 - 100), -EINVAL);
+	KUNIT_EXPECT_EQ(test,
+			blk_shallow_idle_set_mode(q, BLK_SHALLOW_IDLE_MAX_US + 1),
 			-EINVAL);
-	blk_mq_cpu_lat_show(q, buf);
+	queue_shallow_idle_show(ctx->disk, buf);
 	KUNIT_EXPECT_STREQ(test, buf, "auto\n");
 	/* The mode in force again: nothing to do. */
-	KUNIT_EXPECT_EQ(test, blk_mq_cpu_lat_set_mode(q, BLK_MQ_CPU_LAT_AUTO), 0);
+	KUNIT_EXPECT_EQ(test, blk_shallow_idle_set_mode(q, BLK_SHALLOW_IDLE_AUTO), 0);
 }
 
-static struct kunit_case blk_mq_cpu_lat_test_cases[] = {
-	KUNIT_CASE_PARAM(blk_mq_cpu_lat_parse_test, parse_gen_params),
-	KUNIT_CASE(blk_mq_cpu_lat_enable_test),
-	KUNIT_CASE(blk_mq_cpu_lat_sparse_test),
-	KUNIT_CASE(blk_mq_cpu_lat_stream_test),
-	KUNIT_CASE(blk_mq_cpu_lat_hold_test),
-	KUNIT_CASE(blk_mq_cpu_lat_relax_bound_test),
-	KUNIT_CASE(blk_mq_cpu_lat_stall_test),
-	KUNIT_CASE(blk_mq_cpu_lat_blocking_test),
-	KUNIT_CASE(blk_mq_cpu_lat_handshake_test),
-	KUNIT_CASE(blk_mq_cpu_lat_kick_during_relax_test),
-	KUNIT_CASE(blk_mq_cpu_lat_work_rate_test),
-	KUNIT_CASE(blk_mq_cpu_lat_join_test),
-	KUNIT_CASE(blk_mq_cpu_lat_completion_cpu_test),
-	KUNIT_CASE(blk_mq_cpu_lat_requeue_test),
-	KUNIT_CASE(blk_mq_cpu_lat_auto_test),
-	KUNIT_CASE(blk_mq_cpu_lat_auto_no_driver_test),
-	KUNIT_CASE(blk_mq_cpu_lat_explicit_no_driver_test),
-	KUNIT_CASE(blk_mq_cpu_lat_suspend_test),
-	KUNIT_CASE(blk_mq_cpu_lat_clamp_test),
-	KUNIT_CASE(blk_mq_cpu_lat_remap_test),
-	KUNIT_CASE(blk_mq_cpu_lat_mode_no_freeze_test),
-	KUNIT_CASE(blk_mq_cpu_lat_teardown_test),
-	KUNIT_CASE(blk_mq_cpu_lat_bad_mode_test),
+static struct kunit_case blk_shallow_idle_test_cases[] = {
+	KUNIT_CASE_PARAM(blk_shallow_idle_parse_test, parse_gen_params),
+	KUNIT_CASE(blk_shallow_idle_enable_test),
+	KUNIT_CASE(blk_shallow_idle_sparse_test),
+	KUNIT_CASE(blk_shallow_idle_stream_test),
+	KUNIT_CASE(blk_shallow_idle_hold_test),
+	KUNIT_CASE(blk_shallow_idle_relax_bound_test),
+	KUNIT_CASE(blk_shallow_idle_stall_test),
+	KUNIT_CASE(blk_shallow_idle_blocking_test),
+	KUNIT_CASE(blk_shallow_idle_handshake_test),
+	KUNIT_CASE(blk_shallow_idle_kick_during_relax_test),
+	KUNIT_CASE(blk_shallow_idle_work_rate_test),
+	KUNIT_CASE(blk_shallow_idle_join_test),
+	KUNIT_CASE(blk_shallow_idle_completion_cpu_test),
+	KUNIT_CASE(blk_shallow_idle_requeue_test),
+	KUNIT_CASE(blk_shallow_idle_auto_test),
+	KUNIT_CASE(blk_shallow_idle_auto_no_driver_test),
+	KUNIT_CASE(blk_shallow_idle_explicit_no_driver_test),
+	KUNIT_CASE(blk_shallow_idle_suspend_test),
+	KUNIT_CASE(blk_shallow_idle_clamp_test),
+	KUNIT_CASE(blk_shallow_idle_remap_test),
+	KUNIT_CASE(blk_shallow_idle_mode_no_freeze_test),
+	KUNIT_CASE(blk_shallow_idle_teardown_test),
+	KUNIT_CASE(blk_shallow_idle_bad_mode_test),
 	{}
 };
 
-static struct kunit_suite blk_mq_cpu_lat_test_suite = {
-	.name = "blk_mq_cpu_latency",
+static struct kunit_suite blk_shallow_idle_test_suite = {
+	.name = "blk_shallow_idle",
 	.init = test_init,
 	.exit = test_exit,
-	.test_cases = blk_mq_cpu_lat_test_cases,
+	.test_cases = blk_shallow_idle_test_cases,
 };
 
-kunit_test_suite(blk_mq_cpu_lat_test_suite);
+kunit_test_suite(blk_shallow_idle_test_suite);
