@@ -158,9 +158,9 @@ static struct cpuidle_driver fake_drivers[] = {
 		.name = "kunit_spr",
 		.states = {
 			{ .name = "C1", .exit_latency = 1, .target_residency = 1,
-			  .flags = CPUIDLE_FLAG_SHALLOW, .enter = fake_enter },
+			  .enter = fake_enter },
 			{ .name = "C1E", .exit_latency = 2, .target_residency = 4,
-			  .flags = CPUIDLE_FLAG_SHALLOW, .enter = fake_enter },
+			  .enter = fake_enter },
 			{ .name = "C6", .exit_latency = 290,
 			  .target_residency = 800,
 			  .flags = CPUIDLE_FLAG_TLB_FLUSHED, .enter = fake_enter },
@@ -171,10 +171,10 @@ static struct cpuidle_driver fake_drivers[] = {
 		.name = "kunit_skx",
 		.states = {
 			{ .name = "C1", .exit_latency = 2, .target_residency = 2,
-			  .flags = CPUIDLE_FLAG_SHALLOW, .enter = fake_enter },
+			  .enter = fake_enter },
 			{ .name = "C1E", .exit_latency = 10,
 			  .target_residency = 20,
-			  .flags = CPUIDLE_FLAG_SHALLOW, .enter = fake_enter },
+			  .enter = fake_enter },
 			{ .name = "C6", .exit_latency = 133,
 			  .target_residency = 600,
 			  .flags = CPUIDLE_FLAG_TLB_FLUSHED, .enter = fake_enter },
@@ -185,7 +185,7 @@ static struct cpuidle_driver fake_drivers[] = {
 		.name = "kunit_default",
 		.states = {
 			{ .name = "C1", .exit_latency = 1, .target_residency = 1,
-			  .flags = CPUIDLE_FLAG_SHALLOW, .enter = fake_enter },
+			  .enter = fake_enter },
 			{ .name = "C6", .exit_latency = 5000,
 			  .target_residency = 10000,
 			  .flags = CPUIDLE_FLAG_TLB_FLUSHED, .enter = fake_enter },

@@ -20,7 +20,7 @@ debug)	b=$BUILD_DEBUG; frags=("${TEST_CONFIG:-$TOP/scripts/configs/test.config}"
 esac
 
 [ -d "$BASE_DIR" ] || die "no kernel tree in $BASE_DIR (run scripts/baseline.sh)"
-mkdir -p "$WORK"
+mkdir -p "$WORK" "$(dirname "$BUILD_LOCK")"
 exec 9> "$BUILD_LOCK"
 flock 9
 mkdir -p "$b"

@@ -98,7 +98,7 @@ checkpatch_totals() {
 
 # checkpatch warns FILE_PATH_CHANGES ("does MAINTAINERS need updating?")
 # for every patch that creates a file and does not touch MAINTAINERS, even
-# where an existing entry already covers the file (patches 2 and 3 add
+# where an existing entry already covers the file (patches 1 and 2 add
 # drivers/cpuidle/ files, which "CPU IDLE TIME MANAGEMENT FRAMEWORK"
 # covers). True if LOG has no other warning and get_maintainer.pl names a
 # subsystem other than THE REST for each file PATCH creates (the files

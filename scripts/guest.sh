@@ -144,6 +144,7 @@ build_module() {
 	mkdir -p "$dir"
 	cp "$src/emu_cstates.c" "$src/Kbuild" "$src/Makefile" "$dir/"
 	log "guest: building emu_cstates.ko for $build (waits for $BUILD_LOCK)"
+	mkdir -p "$(dirname "$BUILD_LOCK")"
 	if ! flock "$BUILD_LOCK" make -C "$build" M="$dir" modules >"$dir/build.log" 2>&1; then
 		cat "$dir/build.log" >&2
 		die "emu_cstates.ko: build failed"

@@ -19,20 +19,17 @@
  * late or go away, so the tables are read at every call, never cached). The
  * rule:
  *
- * 1. The shallow class is the set of states the driver declares shallow
- *    with %CPUIDLE_FLAG_SHALLOW: intel_idle sets it on the states of the
- *    MWAIT C1 class (C1, C1E), acpi_idle and the _CST mode of intel_idle on
- *    ACPI C1.
- * 2. A driver that declares no state shallow gets a fallback: the shallow
- *    class is the leading run of states that neither poll, flush the TLB
- *    nor stop the local timer and whose exit latency is below the
- *    governors' %RESIDENCY_THRESHOLD_NS. This is WFI on ARM and the shallow
- *    stop states on POWER.
- * 3. The anchor is the deepest state of the shallow class that the CPU may
+ * 1. The shallow class is the leading run of states that neither poll,
+ *    flush the TLB nor stop the local timer and whose exit latency is at
+ *    most the governors' %RESIDENCY_THRESHOLD_NS (15 us): C1 and C1E in
+ *    every intel_idle table, ACPI C1, WFI on ARM and the shallow stop
+ *    states on POWER. The first state that fails a test ends the class,
+ *    so a state deeper than one that is not shallow is never shallow.
+ * 2. The anchor is the deepest state of the shallow class that the CPU may
  *    enter: not disabled by the user (in sysfs, or by default with
  *    %CPUIDLE_FLAG_OFF, as intel_idle does for a C1 missing from _CST on
  *    some Sapphire Rapids firmware) nor by the driver.
- * 4. The limit is the largest one that still rejects every deeper state: one
+ * 3. The limit is the largest one that still rejects every deeper state: one
  *    microsecond below the exit latency (rounded up) of the shallowest
  *    non-polling state deeper than the anchor and outside the shallow class,
  *    enabled or not, so that a deep state enabled again later is rejected
@@ -40,6 +37,12 @@
  *    admits the same states; the largest one also stays clear of governor
  *    heuristics that treat a small limit as a sign of latency-critical work
  *    (teo keeps the scheduler tick running below %LATENCY_THRESHOLD_NS).
+ *
+ * The rule needs no help from the drivers. ACPI flags only C3-type states
+ * as flushing the TLB, so on AMD an ACPI C2 (core C6) is told from C1 by
+ * its exit latency alone: the tables seen report it at 18 us or more (up
+ * to 800, set by the firmware). A C2 reported at 15 us or less is taken for
+ * shallow, which costs at most that exit latency per wakeup.
  *
  * No limit is returned when there is nothing to reject: for a CPU without a
  * cpuidle driver, for a driver with a single state, for a table with no
@@ -77,23 +80,12 @@ static s32 cpuidle_state_exit_us(const struct cpuidle_state *s)
 }
 
 /*
- * The end of the shallow class: the deepest state the driver declares
- * shallow or, if it declares none, the deepest state of the leading run of
- * cheap, non-polling states. The class is every state up to it that is
- * declared shallow, respectively not polling.
+ * The end of the shallow class: the deepest state of the leading run of
+ * cheap, non-polling states. The class is every non-polling state up to it.
  */
-static int cpuidle_shallow_class_end(const struct cpuidle_driver *drv,
-				     bool *declared)
+static int cpuidle_shallow_class_end(const struct cpuidle_driver *drv)
 {
 	int i, end = -ENOENT;
-
-	for (i = 0; i < drv->state_count; i++) {
-		if (drv->states[i].flags & CPUIDLE_FLAG_SHALLOW)
-			end = i;
-	}
-	*declared = end >= 0;
-	if (*declared)
-		return end;
 
 	for (i = 0; i < drv->state_count; i++) {
 		const struct cpuidle_state *s = &drv->states[i];
@@ -101,7 +93,7 @@ static int cpuidle_shallow_class_end(const struct cpuidle_driver *drv,
 		if (s->flags & CPUIDLE_FLAG_POLLING)
 			continue;
 		if (s->flags & CPUIDLE_DEEP_FLAGS ||
-		    s->exit_latency_ns >= RESIDENCY_THRESHOLD_NS)
+		    s->exit_latency_ns > RESIDENCY_THRESHOLD_NS)
 			break;
 		end = i;
 	}
@@ -109,22 +101,20 @@ static int cpuidle_shallow_class_end(const struct cpuidle_driver *drv,
 }
 
 static bool cpuidle_in_shallow_class(const struct cpuidle_state *s, int i,
-				     int end, bool declared)
+				     int end)
 {
-	if (s->flags & CPUIDLE_FLAG_POLLING)
-		return false;
-	return declared ? s->flags & CPUIDLE_FLAG_SHALLOW : i <= end;
+	return !(s->flags & CPUIDLE_FLAG_POLLING) && i <= end;
 }
 
 /* The deepest state of the shallow class that is not in @disabled. */
 static int cpuidle_find_anchor(const struct cpuidle_driver *drv,
-			       unsigned long disabled, int end, bool declared)
+			       unsigned long disabled, int end)
 {
 	int i;
 
 	for (i = end; i >= 0; i--) {
 		if (!(disabled & BIT(i)) &&
-		    cpuidle_in_shallow_class(&drv->states[i], i, end, declared))
+		    cpuidle_in_shallow_class(&drv->states[i], i, end))
 			return i;
 	}
 	return -ENOENT;
@@ -135,7 +125,7 @@ static int cpuidle_find_anchor(const struct cpuidle_driver *drv,
  * outside the shallow class, enabled or not.
  */
 static s32 cpuidle_next_exit_us(const struct cpuidle_driver *drv, int anchor,
-				int end, bool declared)
+				int end)
 {
 	s32 next = -ENOENT;
 	int i;
@@ -144,7 +134,7 @@ static s32 cpuidle_next_exit_us(const struct cpuidle_driver *drv, int anchor,
 		const struct cpuidle_state *s = &drv->states[i];
 
 		if (s->flags & CPUIDLE_FLAG_POLLING ||
-		    cpuidle_in_shallow_class(s, i, end, declared))
+		    cpuidle_in_shallow_class(s, i, end))
 			continue;
 		if (next < 0 || cpuidle_state_exit_us(s) < next)
 			next = cpuidle_state_exit_us(s);
@@ -169,19 +159,18 @@ VISIBLE_IF_KUNIT s32 cpuidle_driver_shallow_latency(const struct cpuidle_driver 
 {
 	s32 anchor_us, next_us;
 	int anchor, end;
-	bool declared;
 
 	if (drv->state_count < 2)
 		return -EOPNOTSUPP;
 
-	end = cpuidle_shallow_class_end(drv, &declared);
+	end = cpuidle_shallow_class_end(drv);
 	if (end < 0)
 		return end;
-	anchor = cpuidle_find_anchor(drv, disabled, end, declared);
+	anchor = cpuidle_find_anchor(drv, disabled, end);
 	if (anchor < 0)
 		return anchor;
 
-	next_us = cpuidle_next_exit_us(drv, anchor, end, declared);
+	next_us = cpuidle_next_exit_us(drv, anchor, end);
 	anchor_us = cpuidle_state_exit_us(&drv->states[anchor]);
 	/*
 	 * Nothing deeper, or nothing a limit could tell from the anchor; a

@@ -19,7 +19,6 @@
 	{ .name = _name, .exit_latency_ns = (u64)(_exit_us) * NSEC_PER_USEC, \
 	  .flags = (_flags) }
 #define POLL		S("POLL", 0, CPUIDLE_FLAG_POLLING)
-#define SH		CPUIDLE_FLAG_SHALLOW
 #define TLB		CPUIDLE_FLAG_TLB_FLUSHED
 #define TSTOP		CPUIDLE_FLAG_TIMER_STOP
 #define OFF		CPUIDLE_FLAG_OFF
@@ -51,59 +50,65 @@ struct shallow_case {
 	}
 
 static const struct shallow_case shallow_cases[] = {
-	/* intel_idle: the MWAIT C1 class (C1, C1E) is declared shallow. */
+	/* intel_idle: C1 and C1E are the shallow class. */
 	CASE("SPR/EMR", 289, 2,
-	     POLL, S("C1", 1, SH), S("C1E", 2, SH), S("C6", 290, TLB)),
+	     POLL, S("C1", 1, 0), S("C1E", 2, 0), S("C6", 290, TLB)),
 	CASE("SPR, PC6 off", 189, 2,
-	     POLL, S("C1", 1, SH), S("C1E", 2, SH), S("C6", 190, TLB)),
+	     POLL, S("C1", 1, 0), S("C1E", 2, 0), S("C6", 190, TLB)),
 	CASE("ICX", 169, 2,
-	     POLL, S("C1", 1, SH), S("C1E", 4, SH), S("C6", 170, TLB)),
+	     POLL, S("C1", 1, 0), S("C1E", 4, 0), S("C6", 170, TLB)),
 	CASE("GNR-X", 169, 2,
-	     POLL, S("C1", 1, SH), S("C1E", 4, SH), S("C6", 170, TLB),
+	     POLL, S("C1", 1, 0), S("C1E", 4, 0), S("C6", 170, TLB),
 	     S("C6P", 210, TLB)),
 	CASE("SKX", 132, 2,
-	     POLL, S("C1", 2, SH), S("C1E", 10, SH), S("C6", 133, TLB)),
+	     POLL, S("C1", 2, 0), S("C1E", 10, 0), S("C6", 133, TLB)),
 	CASE("SRF", 269, 2,
-	     POLL, S("C1", 1, SH), S("C1E", 2, SH), S("C6S", 270, TLB),
+	     POLL, S("C1", 1, 0), S("C1E", 2, 0), S("C6S", 270, TLB),
 	     S("C6SP", 310, TLB)),
-	CASE("SNR, declared C1E at 15 us", 129, 2,
-	     POLL, S("C1", 2, SH), S("C1E", 15, SH), S("C6", 130, TLB)),
+	CASE("SNR, C1E at 15 us is still shallow", 129, 2,
+	     POLL, S("C1", 2, 0), S("C1E", 15, 0), S("C6", 130, TLB)),
 	CASE("ADL, C1 unusable", 219, 1,
-	     POLL, S("C1E", 2, SH), S("C6", 220, TLB), S("C8", 280, TLB),
+	     POLL, S("C1E", 2, 0), S("C6", 220, TLB), S("C8", 280, TLB),
 	     S("C10", 680, TLB)),
 	CASE("MTL-L, C1E 1 us", 139, 1,
-	     POLL, S("C1E", 1, SH), S("C6", 140, TLB), S("C10", 310, TLB)),
+	     POLL, S("C1E", 1, 0), S("C6", 140, TLB), S("C10", 310, TLB)),
 	/* Disabled states (OFF: as registered, or by the user in sysfs). */
 	CASE("SPR, C1 missing from _CST: C1E is the anchor", 289, 2,
-	     POLL, S("C1", 1, SH | OFF), S("C1E", 2, SH), S("C6", 290, TLB)),
+	     POLL, S("C1", 1, OFF), S("C1E", 2, 0), S("C6", 290, TLB)),
 	CASE("C1E disabled: C1 is the anchor, C6 still the bound", 289, 1,
-	     POLL, S("C1", 1, SH), S("C1E", 2, SH | OFF), S("C6", 290, TLB)),
+	     POLL, S("C1", 1, 0), S("C1E", 2, OFF), S("C6", 290, TLB)),
 	CASE("C1 and C1E disabled: no limit, it would leave only POLL", -ENOENT,
-	     -1, POLL, S("C1", 1, SH | OFF), S("C1E", 2, SH | OFF),
+	     -1, POLL, S("C1", 1, OFF), S("C1E", 2, OFF),
 	     S("C6", 290, TLB)),
 	CASE("GNR-X, C6 disabled is still rejected", 169, 2,
-	     POLL, S("C1", 1, SH), S("C1E", 4, SH), S("C6", 170, TLB | OFF),
+	     POLL, S("C1", 1, 0), S("C1E", 4, 0), S("C6", 170, TLB | OFF),
 	     S("C6P", 210, TLB)),
 	CASE("ADL, C1E unusable (driver) and no C1: no limit", -ENOENT, -1,
-	     POLL, S("C1E", 2, SH | CPUIDLE_FLAG_UNUSABLE), S("C6", 220, TLB)),
+	     POLL, S("C1E", 2, CPUIDLE_FLAG_UNUSABLE), S("C6", 220, TLB)),
 	CASE("ARM PSCI, WFI disabled: no limit", -ENOENT, -1,
 	     S("WFI", 1, OFF), S("cpu-sleep", 370, TSTOP)),
 	CASE("next state 1 us slower than the anchor", 10, 2,
-	     POLL, S("C1", 2, SH), S("C1E", 10, SH), S("C6", 11, TLB)),
+	     POLL, S("C1", 2, 0), S("C1E", 10, 0), S("C6", 11, TLB)),
 	CASE("old Atom, unflagged MWAIT C2 at 20 us", 19, 1,
-	     POLL, S("C1E", 10, SH), S("C2", 20, 0), S("C4", 100, TLB),
+	     POLL, S("C1E", 10, 0), S("C2", 20, 0), S("C4", 100, TLB),
 	     S("C6", 140, TLB)),
-	/* ACPI _CST (acpi_idle, intel_idle without a table): C1 declared. */
+	/*
+	 * ACPI _CST (acpi_idle, intel_idle without a table): only C3-type
+	 * states flush the TLB, so C2 (CC6 on AMD) is told from C1 by its
+	 * exit latency alone.
+	 */
 	CASE("RPL _CST, unflagged C2_ACPI", 126, 1,
-	     POLL, S("C1_ACPI", 1, SH), S("C2_ACPI", 127, 0),
+	     POLL, S("C1_ACPI", 1, 0), S("C2_ACPI", 127, 0),
 	     S("C3_ACPI", 1048, TLB)),
 	CASE("AMD Zen, C2 18 us", 17, 1,
-	     POLL, S("C1", 1, SH), S("C2", 18, 0), S("C3", 350, TLB)),
-	CASE("AMD Zen, unflagged C2 (CC6) at 15 us is rejected", 14, 1,
-	     POLL, S("C1", 1, SH), S("C2", 15, 0)),
+	     POLL, S("C1", 1, 0), S("C2", 18, 0), S("C3", 350, TLB)),
+	CASE("AMD Zen, unflagged C2 (CC6) at 16 us is rejected", 15, 1,
+	     POLL, S("C1", 1, 0), S("C2", 16, 0)),
+	CASE("unflagged C2 reported at 15 us is taken for shallow", -ENOENT, -1,
+	     POLL, S("C1", 1, 0), S("C2", 15, 0)),
 	CASE("AMD Zen, C2 400 us", 399, 1,
-	     POLL, S("C1", 1, SH), S("C2", 400, 0)),
-	/* Drivers that declare nothing: the fallback rule. */
+	     POLL, S("C1", 1, 0), S("C2", 400, 0)),
+	/* Other architectures. */
 	CASE("ARM PSCI", 369, 0,
 	     S("WFI", 1, 0), S("cpu-sleep", 370, TSTOP),
 	     S("cluster-sleep", 900, TSTOP)),
@@ -114,16 +119,16 @@ static const struct shallow_case shallow_cases[] = {
 	CASE("POWER10 powernv", 19, 2,
 	     S("snooze", 0, CPUIDLE_FLAG_POLLING), S("stop0_lite", 1, 0),
 	     S("stop0", 10, 0), S("stop2", 20, 0), S("stop3", 45, 0)),
-	CASE("fallback stops below the residency threshold (15 us)", 14, 1,
-	     POLL, S("C1", 1, 0), S("C2", 15, 0)),
-	CASE("fallback stops at a TLB-flushing state", 14, 1,
+	CASE("the class ends above the residency threshold (15 us)", 15, 2,
+	     POLL, S("C1", 1, 0), S("C1E", 15, 0), S("C2", 16, 0)),
+	CASE("the class ends at a TLB-flushing state", 14, 1,
 	     POLL, S("C1", 2, 0), S("C6", 15, TLB)),
 	/* No limit: nothing to reject, or nothing to anchor on. */
 	CASE("haltpoll: POLL and C1 only", -ENOENT, -1,
 	     POLL, S("haltpoll idle", 1, 0)),
 	CASE("deeper state no slower than the anchor", -ENOENT, -1,
-	     POLL, S("C1", 1, SH), S("C1E", 10, SH), S("C6", 10, TLB)),
-	CASE("single state", -EOPNOTSUPP, -1, S("C1", 1, SH)),
+	     POLL, S("C1", 1, 0), S("C1E", 10, 0), S("C6", 10, TLB)),
+	CASE("single state", -EOPNOTSUPP, -1, S("C1", 1, 0)),
 	CASE("no shallow state", -ENOENT, -1,
 	     POLL, S("C2", 100, 0), S("C3", 400, TLB)),
 };
@@ -213,23 +218,23 @@ struct min_case {
 
 static const struct min_case min_cases[] = {
 	MIN_CASE("SPR: C1", 1,
-		 POLL, S("C1", 1, SH), S("C1E", 2, SH), S("C6", 290, TLB)),
+		 POLL, S("C1", 1, 0), S("C1E", 2, 0), S("C6", 290, TLB)),
 	MIN_CASE("SKX: C1 at 2 us", 2,
-		 POLL, S("C1", 2, SH), S("C1E", 10, SH), S("C6", 133, TLB)),
+		 POLL, S("C1", 2, 0), S("C1E", 10, 0), S("C6", 133, TLB)),
 	MIN_CASE("ADL: C1E, C1 unusable", 2,
-		 POLL, S("C1E", 2, SH), S("C6", 220, TLB)),
+		 POLL, S("C1E", 2, 0), S("C6", 220, TLB)),
 	MIN_CASE("ARM: WFI, no polling state", 1,
 		 S("WFI", 1, 0), S("cpu-sleep", 370, TSTOP)),
 	MIN_CASE("exit latency below 1 us rounds up to 1", 1,
 		 POLL, S("C1", 0, 0)),
 	MIN_CASE("SPR, C1 missing from _CST: C1E", 2,
-		 POLL, S("C1", 1, SH | OFF), S("C1E", 2, SH), S("C6", 290, TLB)),
+		 POLL, S("C1", 1, OFF), S("C1E", 2, 0), S("C6", 290, TLB)),
 	MIN_CASE("C1 and C1E disabled: C6", 290,
-		 POLL, S("C1", 1, SH | OFF), S("C1E", 2, SH | OFF),
+		 POLL, S("C1", 1, OFF), S("C1E", 2, OFF),
 		 S("C6", 290, TLB)),
 	MIN_CASE("polling only", -ENOENT, POLL),
 	MIN_CASE("every non-polling state disabled", -ENOENT,
-		 POLL, S("C1", 1, SH | OFF), S("C6", 290, TLB | OFF)),
+		 POLL, S("C1", 1, OFF), S("C6", 290, TLB | OFF)),
 };
 
 static void min_case_desc(const struct min_case *c, char *desc)
@@ -260,9 +265,9 @@ static struct cpuidle_driver fake_spr_driver = {
 	.name = "kunit_spr",
 	.states = {
 		{ .name = "C1", .exit_latency = 1, .target_residency = 1,
-		  .flags = CPUIDLE_FLAG_SHALLOW, .enter = fake_enter },
+		  .enter = fake_enter },
 		{ .name = "C1E", .exit_latency = 2, .target_residency = 4,
-		  .flags = CPUIDLE_FLAG_SHALLOW, .enter = fake_enter },
+		  .enter = fake_enter },
 		{ .name = "C6", .exit_latency = 290, .target_residency = 800,
 		  .flags = CPUIDLE_FLAG_TLB_FLUSHED, .enter = fake_enter },
 	},

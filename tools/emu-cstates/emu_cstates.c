@@ -42,8 +42,10 @@
 #include <linux/thread_info.h>
 
 /*
- * intel_idle declares the MWAIT C1 class (C1, C1E) shallow, acpi_idle the
- * ACPI C1 state (v2 of the series); v1 kernels lack the flag.
+ * v2 of the series had intel_idle declare the MWAIT C1 class (C1, C1E)
+ * shallow and acpi_idle the ACPI C1 state, with CPUIDLE_FLAG_SHALLOW, and
+ * so does this table on a v2 kernel (a --series-commit run). v1 and
+ * v3 have no such flag: v3 reads the class from the table itself.
  */
 #ifdef CPUIDLE_FLAG_SHALLOW
 #define EMU_SHALLOW	CPUIDLE_FLAG_SHALLOW
