@@ -257,6 +257,19 @@ run_io() { # SECONDS [DEV]
 		--time_based --runtime="$1" --output=/dev/null
 }
 
+# raised_io SECONDS WHAT: start run_io SECONDS in the background ($fio_pid)
+# and wait until some hctx of $dev is raised; if none is within 2 s, say
+# it was not raised before WHAT, stop fio and fail.
+raised_io() {
+	run_io "$1" 2>/dev/null &
+	fio_pid=$!
+	wait_for 2 any_raised && return 0
+	ktap_print_msg "not raised before $2"
+	kill $fio_pid
+	wait $fio_pid
+	return 1
+}
+
 # wait_for SECONDS CMD...: poll CMD every 0.1 s until it succeeds
 wait_for() {
 	w=$(($1 * 10))
@@ -778,14 +791,7 @@ t_off_removes() {
 # every request.
 t_delete_raised() {
 	write_attr 5 || return 1
-	run_io 5 2>/dev/null &
-	fio_pid=$!
-	if ! wait_for 2 any_raised; then
-		ktap_print_msg "not raised before the deletion"
-		kill $fio_pid
-		wait $fio_pid
-		return 1
-	fi
+	raised_io 5 "the deletion" || return 1
 	del_nullb "$dev" || return 1
 	dev=""
 	wait $fio_pid 2>/dev/null
@@ -795,34 +801,20 @@ t_delete_raised() {
 
 # Turning the attribute off while the hctxs are raised under I/O frees
 # their state, and each free is a block_shallow_idle_free event of the
-# device with the CPUs it still held (counted after a marker written just
-# before the write: other cases freed state of this device too).
+# device with the CPUs it still held (counted in the trace lines after the
+# write: other cases freed state of this device too).
 t_free_traced() {
 	write_attr auto || return 1
-	run_io 20 &
-	fio_pid=$!
-	if ! wait_for 2 any_raised; then
-		ktap_print_msg "not raised before the write"
-		kill $fio_pid
-		wait $fio_pid
-		return 1
-	fi
+	raised_io 20 "the write" || return 1
 	d=$(devno "$dev")
-	echo "shallow_idle_selftest: off $d" > "$TRACEFS/trace_marker"
+	n0=$(wc -l < "$TRACEFS/trace")
 	write_attr off
 	rc=$?
 	kill $fio_pid
 	wait $fio_pid
 	[ $rc = 0 ] || { ktap_print_msg "writing off failed"; return 1; }
-	ev="block_shallow_idle_free: $d hctx[0-9]* cpus=[1-9]"
-	n=$(awk -v m="shallow_idle_selftest: off $d" -v ev="$ev" '
-		index($0, m) { seen = 1; n = 0; next }
-		seen && $0 ~ ev { n++ }
-		END { print seen ? n : -1 }' "$TRACEFS/trace")
-	if [ "$n" -lt 0 ]; then
-		ktap_print_msg "the marker before the write is not in the trace"
-		return 1
-	fi
+	n=$(tail -n +"$((n0 + 1))" "$TRACEFS/trace" |
+		grep -c "block_shallow_idle_free: $d hctx[0-9]* cpus=[1-9]")
 	ktap_print_msg "$n free events with CPUs held for $d after \"off\""
 	[ "$n" -gt 0 ]
 }
