@@ -4,7 +4,8 @@
 # bench.sh [--table spr|skx|icx|amd] [--quick] [--reps N] [--runtime S]
 #          [--pairs N] [--queues N] [--no-poll] [--quiet-wait S] [--shared]
 #          [--govs LIST] [--configs LIST] [--workloads LIST]
-#          [--build DIR] [--out DIR]
+#          [--platform tcg|icount] [--latency US] [--tail US:PERMILLE]
+#          [--smp N] [--build DIR] [--out DIR]
 # bench.sh --report DIR
 #
 # The benchmark of the shallow_idle series, in the QEMU guest with
@@ -29,7 +30,8 @@
 #
 # Output in DIR (default $RESULTS/bench; $RESULTS/bench-TABLE for other
 # tables; "-quick" appended for --quick): bench.md (the tables and the
-# targets, also printed), cells.json (every cell), summary.json (median,
+# targets, also printed, then the modeled energy of scripts/energy-model.py
+# with its own targets; energy.md and energy.json), cells.json (every cell), summary.json (median,
 # min, max per governor, workload and configuration), targets.json,
 # bench.png (gnuplot), and per boot guest-cstates/ and guest-poll/ with the
 # raw fio JSON (fio/), the per-cell counters (meta/), info.json,
@@ -67,6 +69,24 @@
 # --queues N boots with virtio_blk.num_request_queues=N (default: one queue
 # per vCPU, each hctx covering one CPU; with 1 queue the hctx covers both
 # CPUs, so auto constrains both while busy).
+# --platform icount (the deterministic platform): QEMU -icount
+# (scripts/guest.sh --accel icount: the guest clock counts instructions,
+# 1 ns each, and skips the time all vCPUs halt), -smp 3 by default, and the
+# emulated storage device tools/emu-blk instead of virtio-blk: /dev/emublk0,
+# one hardware queue per CPU (--queues 1: one for all), device latency
+# --latency US (default 20) and --tail US:PERMILLE (a share of the requests
+# takes US instead), completions sent by IPI from a controller CPU (the
+# last vCPU, without emulated C-states, fio never runs there) to the
+# submitting CPU. No host CPU time enters a figure; --shared and the
+# isolation do not apply (one host thread runs every vCPU in turns).
+# Defaults there: 1 repetition and 1 null_blk pair (the spread between
+# runs is in data/icount-repro). --platform tcg (default): the platform
+# above.
+#
+# Every cell also counts the device's completions that ran on a CPU woken
+# from a deep state (trace events cpu_idle and block_rq_complete; column
+# "deep wakes/IO").
+#
 # Needs BASE_DIR like guest.sh; installs jq and gnuplot-nox when missing.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
@@ -109,6 +129,7 @@ def div($a; $b): if $a == null or $b == null then null
 	state_share: ($m.idle_us | with_entries(.value = div(.value; $it))),
 	poll_share: div($m.idle_us.POLL; $it),
 	deep_share: (if $it == null then null else div([$deep[] | $m.idle_us[.] // 0] | add; $it) end),
+	deep_entries: (if ($m.idle_usage // null) == null then null else [$deep[] | $m.idle_usage[.] // 0] | add end),
 	deep_after_share: (if $at == null then null else div([$deep[] | $m.idle_after_us[.] // 0] | add; $at) end),
 	busy_share: div($m.stat.total - $m.stat.idle - $m.stat.iowait; $m.stat.total),
 	qos_events: $m.qos_events, qos_per_io: div($m.qos_events; $ios),
@@ -121,7 +142,15 @@ def div($a; $b): if $a == null or $b == null then null
 	power_w: div(($m.energy_uj // null) | if . == null then null else . / 1e6 end; $m.run_s),
 	power_after_w: div(($m.energy_after_uj // null) | if . == null then null else . / 1e6 end; $m.after_s),
 	energy_per_io_uj: div($m.energy_uj // null; $ios),
-	limit_us: $m.limit_us, dmalat_read: $m.dmalat_read, clocksource: $m.clocksource
+	limit_us: $m.limit_us, dmalat_read: $m.dmalat_read, clocksource: $m.clocksource,
+	pkg_deep_share: ($m.pkg_deep_share // null), pkg_deep_after_share: ($m.pkg_deep_after_share // null),
+	completions: ($m.wake.completions // null), deep_wakes: ($m.wake.deep // null),
+	wake_lost: ($m.wake.lost // null),
+	deep_wake_per_io: div($m.wake.deep // null; $m.wake.completions // null),
+	ctl_ns_per_io: (if ($m.emu_after // null) == null or ($m.emu_before // null) == null then null
+		else div($m.emu_after.ctl_ns - $m.emu_before.ctl_ns; $m.emu_after.completed - $m.emu_before.completed) end),
+	late_mean_ns: (if ($m.emu_after // null) == null or ($m.emu_before // null) == null then null
+		else div($m.emu_after.late_sum_ns - $m.emu_before.late_sum_ns; $m.emu_after.completed - $m.emu_before.completed) end)
 }'
 
 # jq: summary.json from cells.json (slurped as $c) and the info.json files
@@ -139,7 +168,8 @@ def ratio($a; $b): if $a == null or $b == null then null
  "deep_after_share", "busy_share", "qos_events", "qos_per_io", "qos_steady",
  "qos_steady_per_io", "misses", "misses_per_io", "raises", "relaxes",
  "timer_irq_per_cpu_s", "power_w",
- "power_after_w", "energy_per_io_uj"] as $metrics
+ "power_after_w", "energy_per_io_uj", "deep_wake_per_io", "ctl_ns_per_io",
+ "late_mean_ns", "pkg_deep_share", "pkg_deep_after_share"] as $metrics
 | ($c | map(select(.workload != "null-qd32"))) as $main
 | ($c | map(select(.workload == "null-qd32"))) as $null
 | ([$infos[] | .states // [] | .[]] | unique_by(.name) | sort_by(.latency_us) | map(.name)) as $states
@@ -191,6 +221,10 @@ def t($name; $g; $w; $v; $op; $goal): {target: $name, governor: $g, workload: $w
 	t("auto/c6off p50"; $g; $w; r($g; $w; "auto"; "c6off"; "p50_us"); "<="; 1.02),
 	t("auto/c6off p99"; $g; $w; r($g; $w; "auto"; "c6off"; "p99_us"); "<="; 1.02)),
     ($govs[] as $g | $s.workloads[] as $w |
+	([$s.cells[] | select(.governor == $g and .workload == $w and .config == "auto")][0]) as $c
+	| select($c.deep_wake_per_io != null) |
+	t("deep-state completions per I/O (auto)"; $g; $w; $c.deep_wake_per_io; "<="; 0.01)),
+    ($govs[] as $g | $s.workloads[] as $w |
 	t("deep-state share after I/O stops auto/off"; $g; $w;
 	  r($g; $w; "auto"; "off"; "deep_after_share"); ">="; 0.99)),
     ($govs[] as $g | $s.workloads[] as $w |
@@ -236,6 +270,12 @@ report() {
 		"$dir/cells.json" > "$dir/summary.json"
 	jq '. as $s | '"$JQ_TARGETS" "$dir/summary.json" > "$dir/targets.json"
 	markdown "$dir" > "$dir/bench.md"
+	# The energy model (scripts/energy-model.py): modeled, never measured.
+	if python3 "$TOP/scripts/energy-model.py" "$dir" > "$tmpd/energy.md"; then
+		{ echo; cat "$tmpd/energy.md"; } >> "$dir/bench.md"
+	else
+		echo "bench: no modeled energy (scripts/energy-model.py failed)" >&2
+	fi
 	plot "$dir" "$tmpd"
 	rm -rf "$tmpd"
 	cat "$dir/bench.md"
@@ -275,7 +315,27 @@ markdown() {
 
 	echo "# shallow_idle benchmark"
 	echo
-	if [ "$(jq -r .mode "$info_first")" = guest ]; then
+	if [ "$(jq -r '.platform // "tcg"' "$info_first")" = icount ]; then
+		echo "Kernel $kernel in QEMU -icount (deterministic: the guest clock counts" \
+			"instructions, 1 ns each), -smp $(jq -r .cpus "$info_first"), emulated C-states table \`$table\`" \
+			"($(jq -r '[.states[] | "\(.name) \(.latency_us)/\(.residency_us) us"] | join(", ")' "$info_first")" \
+			"exit latency/target residency), device $(jq -r .device "$info_first")" \
+			"(tools/emu-blk: $(jq -r .emu "$info_first"), completions sent by IPI from" \
+			"controller CPU $(jq -r .controller_cpu "$info_first"), which has no emulated C-states;" \
+			"fio on CPUs $(jq -r .fio_cpus "$info_first"))."
+		echo
+		echo "The figures count guest instructions, not host time: two runs give the" \
+			"same figures whatever the host does. The guest is a 1-GIPS CPU on which" \
+			"every kernel path costs what it costs under TCG in instructions, so the" \
+			"absolute latencies are those of a slow CPU; the emulated exit latencies" \
+			"are busy-waits in the same clock. The controller's work per I/O" \
+			"(ctl ns/IO below) runs in turn with the other vCPUs and adds to the latency" \
+			"of every configuration alike."
+		echo
+		echo "Hardware queues of $(jq -r .device "$info_first"): $(jq -r '.hctx_cpus | length' "$info_first")" \
+			"(CPUs per hctx: $(jq -r '.hctx_cpus | join("; ")' "$info_first")). Kernel build:" \
+			"$(jq -r '.kernel_version // "?"' "$info_first")."
+	elif [ "$(jq -r .mode "$info_first")" = guest ]; then
 		echo "Kernel $kernel in QEMU/TCG, -smp 2, emulated C-states table \`$table\`" \
 			"($(jq -r '[.states[] | "\(.name) \(.latency_us)/\(.residency_us) us"] | join(", ")' "$info_first")" \
 			"exit latency/target residency), device $(jq -r .device "$info_first") (virtio-blk)."
@@ -315,7 +375,10 @@ markdown() {
 		"add/update/remove trace events on CPU devices during the run (busy edges" \
 		"included); steady: those from $(jq -r .steady_after_s "$info_first") s after the" \
 		"first I/O to 0.5 s before the end of the run, per I/O of that window. misses: debugfs, requests issued" \
-		"before the raise took effect."
+		"before the raise took effect. all CPUs $deep: share of the run (and of the idle window after it) in" \
+		"which every CPU with emulated states was in $deep at once, the time in which the package could" \
+		"sleep (emu_cstates' package count; \"-\" without it). deep wakes/IO: the device's completions that" \
+		"ran on a CPU woken from $deep (trace events cpu_idle and block_rq_complete), per I/O."
 	[ "$(jq '[.cells[] | select(.config == "poll")] | length' "$s")" = 0 ] ||
 		echo "poll: a separate boot with idle=poll (no cpuidle driver in use, no" \
 			"governor; all idle time polls, no state residency exists)."
@@ -323,9 +386,9 @@ markdown() {
 
 	echo "## Latency and throughput"
 	echo
-	echo "| governor | workload | config | p50 us | p99 us | p99.9 us | max us | clat p50 us | clat p99 us | IOPS |"
-	echo "|---|---|---|---:|---:|---:|---:|---:|---:|---:|"
-	rows "$s" '[.p50_us, .p99_us, .p999_us, .max_us, .clat_p50_us, .clat_p99_us, .iops]' 'us us us us us us n'
+	echo "| governor | workload | config | p50 us | p99 us | p99.9 us | max us | clat p50 us | clat p99 us | IOPS | deep wakes/IO |"
+	echo "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"
+	rows "$s" '[.p50_us, .p99_us, .p999_us, .max_us, .clat_p50_us, .clat_p99_us, .iops, .deep_wake_per_io]' 'us us us us us us n e'
 	echo
 
 	echo "## Idle states, CPU and PM QoS"
@@ -338,10 +401,10 @@ markdown() {
 		sel="$sel.state_share[\"$st\"], "
 		kinds="$kinds pct"
 	done
-	hdr="$hdr $deep % after | busy % | QoS upd | upd/IO | steady upd/IO | misses |"
-	sep="$sep---:|---:|---:|---:|---:|---:|"
-	sel="$sel.deep_after_share, .busy_share, .qos_events, .qos_per_io, .qos_steady_per_io, .misses"
-	kinds="$kinds pct pct n e e n"
+	hdr="$hdr $deep % after | all CPUs $deep % | after | busy % | QoS upd | upd/IO | steady upd/IO | misses |"
+	sep="$sep---:|---:|---:|---:|---:|---:|---:|---:|"
+	sel="$sel.deep_after_share, .pkg_deep_share, .pkg_deep_after_share, .busy_share, .qos_events, .qos_per_io, .qos_steady_per_io, .misses"
+	kinds="$kinds pct pct pct pct n e e n"
 	if [ "$energy" != 0 ]; then
 		hdr="$hdr pkg W | pkg W after | uJ/IO |"
 		sep="$sep---:|---:|---:|"
@@ -526,7 +589,7 @@ plot() {
 # ---- arguments ------------------------------------------------------------
 
 table=spr quick=0 reps="" runtime="" pairs="" poll=1 out="" report_only=""
-queues="" quiet_wait=120 isolate=1
+queues="" quiet_wait=120 isolate=1 platform=tcg latency=20 tail="" smp=""
 govs="menu teo" configs=$BENCH_CONFIGS workloads=$BENCH_WORKLOADS
 build=$BUILD
 while [ $# -gt 0 ]; do
@@ -539,6 +602,10 @@ while [ $# -gt 0 ]; do
 	--no-poll) poll=0; shift ;;
 	--shared) isolate=0; shift ;;
 	--queues) queues=${2:?}; shift 2 ;;
+	--platform) platform=${2:?}; shift 2 ;;
+	--latency) latency=${2:?}; shift 2 ;;
+	--tail) tail=${2:?}; shift 2 ;;
+	--smp) smp=${2:?}; shift 2 ;;
 	--quiet-wait) quiet_wait=${2:?}; shift 2 ;;
 	--govs) govs=$(echo "${2:?}" | tr ',' ' '); shift 2 ;;
 	--configs) configs=$(echo "${2:?}" | tr ',' ' '); shift 2 ;;
@@ -558,9 +625,30 @@ if [ -n "$report_only" ]; then
 fi
 
 case $table in spr|skx|icx|amd) ;; *) die "--table wants spr, skx, icx or amd" ;; esac
+case $platform in tcg|icount) ;; *) die "--platform wants tcg or icount" ;; esac
+[[ $latency =~ ^[0-9]+$ ]] && [ "$latency" -le 1000000 ] || die "--latency wants microseconds (0-1000000), got $latency"
+[ -z "$tail" ] || { [[ $tail =~ ^[0-9]+:[0-9]+$ ]] && [ "${tail#*:}" -le 1000 ]; } ||
+	die "--tail wants US:PERMILLE (PERMILLE 0-1000), got $tail"
+[ -z "$smp" ] || { [[ $smp =~ ^[0-9]+$ ]] && [ "$smp" -ge 2 ] && [ "$smp" -le 16 ]; } ||
+	die "--smp wants 2-16 CPUs, got $smp"
+emu=""
+if [ "$platform" = icount ]; then
+	: "${smp:=3}"
+	isolate=0
+	emu="latency_us=$latency${queues:+ queues=$queues}"
+	[ -z "$tail" ] || emu="$emu tail_us=${tail%%:*} tail_permille=${tail#*:}"
+else
+	[ -z "$tail" ] && [ "$latency" = 20 ] || die "--latency and --tail need --platform icount"
+	: "${smp:=2}"
+fi
 if [ $quick = 1 ]; then
 	: "${reps:=1}" "${runtime:=2}" "${pairs:=2}"
 	steady=0.5 null_runtime=1
+elif [ "$platform" = icount ]; then
+	# Deterministic: runs differ far less than on TCG (data/icount-repro),
+	# one repetition and one null_blk pair by default.
+	: "${reps:=1}" "${runtime:=4}" "${pairs:=1}"
+	steady=1 null_runtime=3
 else
 	: "${reps:=3}" "${runtime:=4}" "${pairs:=5}"
 	steady=1 null_runtime=3
@@ -587,6 +675,7 @@ done
 if [ -z "$out" ]; then
 	out=$RESULTS/bench
 	[ "$table" = spr ] || out=$out-$table
+	[ "$platform" = tcg ] || out=$out-$platform
 	[ -z "$queues" ] || out=$out-q$queues
 	[ $quick = 0 ] || out=$out-quick
 fi
@@ -611,6 +700,7 @@ wrapper() {
 		echo "export bench_after=$after bench_pairs=$pairs bench_null_runtime=$null_runtime"
 		echo "export bench_govs='$govs' bench_configs='$configs'"
 		echo "export bench_workloads='$workloads'"
+		echo "export bench_emu='$emu' bench_platform=$platform"
 		echo "export bench_jobs=/tmp/bench-jobs bench_readonly=1"
 		echo 'mkdir -p "$bench_jobs"'
 		for f in "$TOP"/tools/bench/*.fio; do
@@ -666,6 +756,7 @@ boot() {
 	s=$SECONDS
 	"$TOP/scripts/guest.sh" --kernel "$build" --script "$out/.wrap/bench-$name.sh" \
 		--out "$out/guest-$name" --timeout $((2 * est + 300)) --lock \
+		--smp "$smp" $([ "$platform" = tcg ] || echo --accel "$platform") \
 		${append:+--append "$append"} $([ $isolate = 0 ] || echo --isolate) || rc=$?
 	kill "$sampler" 2>/dev/null || true
 	wait "$sampler" 2>/dev/null || true
@@ -685,7 +776,10 @@ fail=0
 # tsc=reliable: under TCG on a loaded host the clocksource watchdog may
 # switch the guest to hpet in the middle of the run, which makes every fio
 # time stamp dearer from then on; keep the TSC for the whole run.
-kargs="tsc=reliable${queues:+ virtio_blk.num_request_queues=$queues}"
+# kunit.enable=0: the KUnit suites built into the test kernel run at boot
+# otherwise (minutes under -icount); scripts/kunit.sh runs them.
+kargs="tsc=reliable kunit.enable=0"
+[ -n "$emu" ] || kargs="$kargs${queues:+ virtio_blk.num_request_queues=$queues}"
 timed "bench:cstates" boot cstates cpuidle "$kargs" || fail=1
 if [ $poll = 1 ]; then
 	timed "bench:poll" boot poll poll "idle=poll $kargs" || fail=1

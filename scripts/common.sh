@@ -212,6 +212,21 @@ tcg_platform() {
 		"$(nproc)" "$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | sed -n 1p)"
 }
 
+# icount_platform N - the same for QEMU -icount (scripts/guest.sh --accel
+# icount).
+icount_platform() {
+	tcg_platform "$1" | sed 's/, TCG, /, TCG -icount shift=0,sleep=off, /'
+}
+
+# series_kernel - which kernel a measurement ran: the series as of the last
+# commit of this repository that changed it, applied to the baseline.
+series_kernel() {
+	printf 'the %s patches of the series as of repository commit %s (kernel branch series %s) on linux-source-7.3 %s (test config)' \
+		"$(git -C "$BASE_DIR" rev-list --count baseline..series)" \
+		"$(git -C "$TOP" log -1 --format=%h -- patches series)" \
+		"$(git -C "$BASE_DIR" rev-parse --short series)" "$BASE_VER"
+}
+
 # stamp_clear DIR - the build in DIR is about to change: no valid stamp.
 stamp_clear() {
 	rm -f "$1/$STAMP"

@@ -21,6 +21,12 @@
 #   isolation     data/isolation: scripts/isolation.sh (isolation.tsv,
 #                 run.txt): the eater experiment, QEMU threads shared and
 #                 isolated
+#   icount-repro  data/icount-repro: scripts/icount-repro.sh (repro.tsv,
+#                 run.txt): one set of cells on the deterministic platform,
+#                 twice on a quiet host and once with CPU eaters on it
+#   think-curve-icount  data/think-curve-icount: the same on the
+#                 deterministic platform (--platform icount), with the
+#                 modeled energy of scripts/energy-model.py (energy.md)
 #   think-curve   data/think-curve: scripts/think-curve.sh (bench/summary.json,
 #                 run.txt, curve.png): the think-time curve, README only
 #   main-time     data/main-time/*/: cold runs of scripts/main.sh
@@ -430,26 +436,59 @@ rc_rows() {
 }
 
 TC=$TOP/data/think-curve
+TCI=$TOP/data/think-curve-icount
+IR=$TOP/data/icount-repro
+
+# ir_md: the reproducibility block of the deterministic platform.
+ir_md() {
+	echo "<!-- figures icount-repro begin -->"
+	echo "Is the deterministic platform deterministic? The same three cells"
+	echo "(fio QD1 4 KiB reads on CPUs 0-1, menu; off, auto, C6 disabled) run three"
+	echo "times, each in its own boot: twice on a quiet host (a, b) and once with"
+	echo "$(key "$IR/run.txt" eaters) (eater): the host is loaded,"
+	echo "the guest clock does not see it. fio's latency buckets are 0.5 us wide"
+	echo "between 32 and 64 us: 34.0 and 34.6 are neighbouring buckets."
+	echo "Command: \`$(key "$IR/run.txt" command)\` ($(key "$IR/run.txt" kernel), $(key "$IR/run.txt" date));"
+	echo "data in \`data/icount-repro/\`. Platform: $(key "$IR/run.txt" platform)."
+	echo "Wall time per run (host seconds): a $(key "$IR/run.txt" wall_a), b $(key "$IR/run.txt" wall_b), eater $(key "$IR/run.txt" wall_eater)."
+	echo
+	echo "| config | run | I/Os | p50 us | p99 us | p99.9 us | IOPS | deep wakes / I/O | controller ns / I/O |"
+	echo "|---|---|---:|---:|---:|---:|---:|---:|---:|"
+	awk -F'\t' 'NR > 1 { r[$2] = r[$2] sprintf("| %s | %s | %d | %.1f | %.1f | %.1f | %.0f | %s | %.0f |\n", $2, $1, $3, $4, $5, $6, $7, ($8 == 0 ? "0" : sprintf("%.2g", $8)), $9); if (!($2 in seen)) { seen[$2] = 1; o[++n] = $2 } }
+		END { for (i = 1; i <= n; i++) printf "%s", r[o[i]] }' "$IR/repro.tsv"
+	echo
+	awk -F'\t' 'NR > 1 { for (k = 4; k <= 7; k++) { v = $k + 0; key = $2 SUBSEP k
+			if (!(key in lo) || v < lo[key]) lo[key] = v; if (!(key in hi) || v > hi[key]) hi[key] = v } }
+		END { split("p50 p99 p99.9 IOPS", nm, " ")
+			for (key in lo) { split(key, a, SUBSEP); d = (hi[key] - lo[key]) / lo[key]; if (d > m[a[2]]) m[a[2]] = d }
+			printf "Largest spread between the three runs of one configuration, (max - min) / min:"
+			for (k = 4; k <= 7; k++) printf " %s %.1f %%%s", nm[k - 3], m[k] * 100, (k < 7 ? "," : ".\n") }' "$IR/repro.tsv"
+	echo "<!-- figures icount-repro end -->"
+}
 MT=$TOP/data/main-time
 ST=$TOP/data/state-tables
 
 # The think-time curve block of README.md: data/think-curve (a run of
 # scripts/think-curve.sh: bench/summary.json, run.txt, curve.png); the
 # table is think-curve.sh --md of that summary.
+# tc_md NAME DIR - the think-curve block NAME from DIR (data/think-curve:
+# QEMU/TCG and virtio-blk; data/think-curve-icount: the deterministic
+# platform).
 tc_md() {
-	echo "<!-- figures think-curve begin -->"
-	echo "Think-time curve: fio QD1 4 KiB random reads on virtio-blk (one"
-	echo "hardware queue per vCPU), shallow_idle off / auto / C6 disabled,"
-	echo "menu and teo, emulated $(key "$TC/run.txt" table) table; ratios of the medians."
-	echo "Platform: $(key "$TC/run.txt" platform)."
-	echo "Command: \`$(key "$TC/run.txt" command)\` (commit $(key "$TC/run.txt" commit),"
-	echo "$(key "$TC/run.txt" date), $(key "$TC/run.txt" wall_s) s); data in \`data/think-curve/\`,"
+	local name=$1 d=$2 rel=${2#"$TOP"/}
+	echo "<!-- figures $name begin -->"
+	echo "Think-time curve: fio QD1 4 KiB random reads, shallow_idle off / auto /"
+	echo "C6 disabled, menu and teo, emulated $(key "$d/run.txt" table) table; ratios of the"
+	echo "medians over the repetitions of the command."
+	echo "Platform: $(key "$d/run.txt" platform)."
+	echo "Command: \`$(key "$d/run.txt" command)\` (commit $(key "$d/run.txt" commit),"
+	echo "$(key "$d/run.txt" date), $(key "$d/run.txt" wall_s) s); data in \`$rel/\`,"
 	echo "table by \`scripts/figures.sh\` (\`scripts/think-curve.sh --md\`)."
 	echo
-	"$TOP/scripts/think-curve.sh" --md "$TC/bench/summary.json"
+	"$TOP/scripts/think-curve.sh" --md "$d/bench/summary.json"
 	echo
-	echo "![think-time curve](data/think-curve/curve.png)"
-	echo "<!-- figures think-curve end -->"
+	echo "![think-time curve]($rel/curve.png)"
+	echo "<!-- figures $name end -->"
 }
 
 # The main job's cold runs: data/main-time/*/ (timings.tsv of
@@ -494,7 +533,25 @@ is_txt > "$tmp/is_txt"
 for f in "$TC/bench/summary.json" "$TC/run.txt" "$TC/curve.png"; do
 	[ -s "$f" ] || { echo "FAIL figures: ${f#"$TOP"/} missing"; exit 1; }
 done
-tc_md > "$tmp/tc_md"
+tc_md think-curve "$TC" > "$tmp/tc_md"
+for f in "$TCI/bench/summary.json" "$TCI/bench/cells.json" "$TCI/bench/guest-cstates/info.json" "$TCI/run.txt" "$TCI/curve.png"; do
+	[ -s "$f" ] || { echo "FAIL figures: ${f#"$TOP"/} missing"; exit 1; }
+done
+tc_md think-curve-icount "$TCI" > "$tmp/tci_md" || { echo "FAIL figures: data/think-curve-icount"; exit 1; }
+python3 "$TOP/scripts/energy-model.py" --no-write "$TCI/bench" > "$tmp/tci_energy" ||
+	{ echo "FAIL figures: scripts/energy-model.py failed on data/think-curve-icount/bench"; exit 1; }
+{
+	sed '$d' "$tmp/tci_md"
+	echo
+	echo "Modeled energy of the same runs (\`scripts/energy-model.py\`, parameters and sources in \`data/energy-model/params.tsv\`):"
+	sed '1d' "$tmp/tci_energy"
+	sed -n '$p' "$tmp/tci_md"
+} > "$tmp/tci_md2"
+for f in "$IR/repro.tsv" "$IR/run.txt"; do
+	[ -s "$f" ] || { echo "FAIL figures: ${f#"$TOP"/} missing"; exit 1; }
+done
+[ "$(tail -n +2 "$IR/repro.tsv" | wc -l)" = 9 ] || { echo "FAIL figures: data/icount-repro/repro.tsv has not 9 cells"; exit 1; }
+ir_md > "$tmp/ir_md"
 ls "$MT"/*/timings.tsv > /dev/null 2>&1 || { echo "FAIL figures: no run in data/main-time"; exit 1; }
 mt_md > "$tmp/mt_md"
 [ "$(tail -n +2 "$ST/tables.tsv" 2>/dev/null | wc -l)" -gt 20 ] || { echo "FAIL figures: data/state-tables/tables.tsv missing or short"; exit 1; }
@@ -526,7 +583,11 @@ replace "$tmp/readme5" '^<!-- figures isolation begin -->$' '^<!-- figures isola
 	{ echo "FAIL figures: README.md has no figures isolation block"; bad=1; }
 replace "$tmp/readme6" '^<!-- figures think-curve begin -->$' '^<!-- figures think-curve end -->$' "$tmp/tc_md" > "$tmp/readme7" ||
 	{ echo "FAIL figures: README.md has no figures think-curve block"; bad=1; }
-replace "$tmp/readme7" '^<!-- figures main-time begin -->$' '^<!-- figures main-time end -->$' "$tmp/mt_md" > "$tmp/readme" ||
+replace "$tmp/readme7" '^<!-- figures think-curve-icount begin -->$' '^<!-- figures think-curve-icount end -->$' "$tmp/tci_md2" > "$tmp/readme7b" ||
+	{ echo "FAIL figures: README.md has no figures think-curve-icount block"; bad=1; }
+replace "$tmp/readme7b" '^<!-- figures icount-repro begin -->$' '^<!-- figures icount-repro end -->$' "$tmp/ir_md" > "$tmp/readme8" ||
+	{ echo "FAIL figures: README.md has no figures icount-repro block"; bad=1; }
+replace "$tmp/readme8" '^<!-- figures main-time begin -->$' '^<!-- figures main-time end -->$' "$tmp/mt_md" > "$tmp/readme" ||
 	{ echo "FAIL figures: README.md has no figures main-time block"; bad=1; }
 replace "$COVER" '^  think time: ' '^  \(generated by scripts/figures.sh' "$tmp/txt" > "$tmp/cover1" ||
 	{ echo "FAIL figures: the cover letter has no think-time table"; bad=1; }
@@ -550,9 +611,9 @@ if [ $check = 1 ]; then
 			bad=1
 		fi
 	done
-	[ $bad = 0 ] && echo "PASS figures (README.md and the cover letter quote data/think-sweep: $nrows rows, data/raise-cost: $(cut -f1 "$RC/summary.tsv" | sort -u | wc -l) CPU counts, data/test-time: $(ls -d "$TT"/*/ | wc -l) runs, data/hook-cost: $(wc -l < "$HC/summary.tsv") cells, data/hook-cost-rq-qos: $(wc -l < "$HQ/summary.tsv") cells, data/hold-sweep: $(($(wc -l < "$HS/sweep.tsv") - 1)) cells, data/isolation: $(ls -d "$IS"/run-*/ | wc -l) runs, data/think-curve: $(grep -c '^| [0-9]' "$tmp/tc_md") rows, data/main-time: $(ls -d "$MT"/*/ | wc -l) runs, data/state-tables: $(($(wc -l < "$ST/tables.tsv") - 1)) tables)"
+	[ $bad = 0 ] && echo "PASS figures (README.md and the cover letter quote data/think-sweep: $nrows rows, data/raise-cost: $(cut -f1 "$RC/summary.tsv" | sort -u | wc -l) CPU counts, data/test-time: $(ls -d "$TT"/*/ | wc -l) runs, data/hook-cost: $(wc -l < "$HC/summary.tsv") cells, data/hook-cost-rq-qos: $(wc -l < "$HQ/summary.tsv") cells, data/hold-sweep: $(($(wc -l < "$HS/sweep.tsv") - 1)) cells, data/isolation: $(ls -d "$IS"/run-*/ | wc -l) runs, data/think-curve: $(grep -c '^| [0-9]' "$tmp/tc_md") rows, data/icount-repro: $(($(wc -l < "$IR/repro.tsv") - 1)) cells, data/main-time: $(ls -d "$MT"/*/ | wc -l) runs, data/state-tables: $(($(wc -l < "$ST/tables.tsv") - 1)) tables)"
 	exit $bad
 fi
 cp "$tmp/readme" "$README"
 cp "$tmp/cover" "$COVER"
-log "figures: README.md and the cover letter updated from data/think-sweep, data/raise-cost, data/test-time, data/hook-cost, data/hook-cost-rq-qos, data/hold-sweep, data/isolation, data/think-curve, data/main-time and data/state-tables"
+log "figures: README.md and the cover letter updated from data/think-sweep, data/raise-cost, data/test-time, data/hook-cost, data/hook-cost-rq-qos, data/hold-sweep, data/isolation, data/think-curve, data/icount-repro, data/main-time and data/state-tables"

@@ -15,12 +15,13 @@
 # platform-selftest.sh) or selftests/block/NAME from the kernel tree.
 #
 # Steps:
-#  1. builds tools/emu-cstates against BUILD_DIR in $WORK/emu-cstates/KEY
-#     (under $BUILD_LOCK; reused while its inputs are unchanged);
+#  1. builds the test modules tools/emu-cstates and tools/emu-blk against
+#     BUILD_DIR in $WORK/NAME/KEY (W=1, under $BUILD_LOCK; a warning fails;
+#     reused while their inputs are unchanged);
 #  2. builds the initramfs $WORK/initramfs/KEY.cpio.gz (scripts/initramfs.sh;
 #     reused while its inputs are unchanged);
 #  3. makes a fresh 9p share under $WORK/shares/ holding tools/guest/*, the
-#     module, and $BASE_DIR/tools/testing/selftests/block/ (as
+#     modules, and $BASE_DIR/tools/testing/selftests/block/ (as
 #     selftests/block/, with kselftest/ktap_helpers.sh beside it) when
 #     the checked out kernel tree has it;
 #  4. makes a 1 GiB raw disk in /dev/shm ($GUEST_DISK_DIR), the guest's
@@ -131,32 +132,37 @@ own_out "$out" .guest-run
 # own_out: no results of an earlier run stay behind in OUT.)
 why=$(stamp_check "$build" 2>&1) || die "refusing to boot $bz: $why"
 
-# ---- 1. the emulated cpuidle driver ----------------------------------------
+# ---- 1. the test modules ---------------------------------------------------
+# build_module NAME - builds tools/NAME (its MOD.c, MOD = NAME with - as _)
+# against $build in $WORK/NAME/$key.
 build_module() {
-	local src=$TOP/tools/emu-cstates dir=$WORK/emu-cstates/$key want
-	want=$(cat "$src/emu_cstates.c" "$src/Kbuild" "$build/.config" \
+	local src=$TOP/tools/$1 mod=${1//-/_} dir=$WORK/$1/$key want
+	want=$(cat "$src/$mod.c" "$src/Kbuild" "$build/.config" \
 		"$build/Module.symvers" "$build/include/config/kernel.release" | sha256sum)
-	if [ -f "$dir/emu_cstates.ko" ] && [ "$(cat "$dir/stamp" 2>/dev/null)" = "$want" ]; then
-		log "guest: reusing $dir/emu_cstates.ko"
+	if [ -f "$dir/$mod.ko" ] && [ "$(cat "$dir/stamp" 2>/dev/null)" = "$want" ]; then
+		log "guest: reusing $dir/$mod.ko"
 		return 0
 	fi
 	rm -rf "$dir"
 	mkdir -p "$dir"
-	cp "$src/emu_cstates.c" "$src/Kbuild" "$src/Makefile" "$dir/"
-	log "guest: building emu_cstates.ko for $build (waits for $BUILD_LOCK)"
+	cp "$src/$mod.c" "$src/Kbuild" "$dir/"
+	log "guest: building $mod.ko for $build (waits for $BUILD_LOCK)"
 	mkdir -p "$(dirname "$BUILD_LOCK")"
-	if ! flock "$BUILD_LOCK" make -C "$build" M="$dir" modules >"$dir/build.log" 2>&1; then
+	if ! flock "$BUILD_LOCK" make -C "$build" M="$dir" W=1 modules >"$dir/build.log" 2>&1; then
 		cat "$dir/build.log" >&2
-		die "emu_cstates.ko: build failed"
+		die "$mod.ko: build failed"
 	fi
 	if grep -iE 'warning|error' "$dir/build.log" >&2; then
-		die "emu_cstates.ko: the build printed warnings (above)"
+		die "$mod.ko: the build printed warnings (above)"
 	fi
-	[ -f "$dir/emu_cstates.ko" ] || die "emu_cstates.ko: not built"
+	[ -f "$dir/$mod.ko" ] || die "$mod.ko: not built"
 	echo "$want" > "$dir/stamp"
 }
-timed "guest:module" build_module || die "emu_cstates.ko not available"
-module=$WORK/emu-cstates/$key/emu_cstates.ko
+modules=()
+for m in emu-cstates emu-blk; do
+	timed "guest:module" build_module "$m" || die "${m//-/_}.ko not available"
+	modules+=("$WORK/$m/$key/${m//-/_}.ko")
+done
 
 # ---- 2. the initramfs ----------------------------------------------------
 initrd=$WORK/initramfs/$key.cpio.gz
@@ -181,7 +187,7 @@ disk_dir=${GUEST_DISK_DIR:-/dev/shm}
 disk=$(mktemp "$disk_dir/guest-$name.XXXXXX")
 
 cp -a "$TOP/tools/guest/." "$share/"
-cp "$module" "$share/"
+cp "${modules[@]}" "$share/"
 if [ -d "$selftests" ]; then
 	mkdir -p "$share/selftests/kselftest"
 	cp -a "$selftests" "$share/selftests/block"

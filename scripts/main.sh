@@ -3,34 +3,54 @@
 #
 # main.sh - the project's main job (README.md), from a fresh clone: fetch
 # the pinned baseline, apply the series, build the patched test kernel,
-# boot it under QEMU with emulated C-states on the isolated platform
-# (scripts/guest.sh --isolate) and show the effect:
+# boot it under QEMU with emulated C-states on the deterministic platform
+# (scripts/bench.sh --platform icount: QEMU -icount, the emulated storage
+# device of tools/emu-blk at 20 us, 3 vCPUs of which the last is the
+# device's controller) and show the effect:
 #   1. the benchmark matrix of scripts/bench.sh (attribute off, auto, C6
-#      disabled, /dev/cpu_dma_latency, idle=poll; menu and teo) for QD1
-#      and QD32, printed as a Markdown table with its targets (printed,
-#      not asserted) and written with a figure to results/bench/;
+#      disabled, /dev/cpu_dma_latency, idle=poll; menu and teo) for QD1,
+#      QD4 and QD32 (QD1 and QD32 on --platform tcg), printed as a Markdown table with its targets (printed,
+#      not asserted), deep-state completions per I/O and the share of time
+#      all CPUs were in C6 at once, written with a figure to
+#      results/bench-icount/;
 #   2. the think-time curve of scripts/think-curve.sh (QD1 with 0 to 32 ms
-#      of think time; off, auto, C6 disabled; menu and teo), printed and
-#      plotted into results/think-curve/curve.png.
+#      of think time, 2 s cells; off, auto, C6 disabled; menu and teo),
+#      printed and plotted into results/think-curve-icount/curve.png.
+# --platform tcg runs both on the earlier platform instead (QEMU/TCG with
+# pinned threads, virtio-blk; results/bench/, results/think-curve/).
 # Step times go to results/main/timings.tsv and are printed at the end.
 #
 # Usage: scripts/main.sh [bench.sh options, e.g. --quick or --table amd]
-# Options go to bench.sh; --table and --quick also shape the curve
-# (--quick: 2 s cells at 0, 0.5, 2, 8 and 32 ms). Without --workloads,
-# bench.sh runs qd1,qd32: the curve covers the think times.
+# Options go to bench.sh; --table, --platform, --latency and --quick also
+# shape the curve (--quick: 2 s cells at 0, 0.5, 2, 8 and 32 ms). Without --workloads,
+# bench.sh runs qd1,qd4,qd32 (qd1,qd32 on tcg): the curve covers the
+# think times.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
-bench_args=("$@") curve_args=() has_wl=0 prev=""
+bench_args=("$@") curve_args=() has_wl=0 platform="" prev=""
 for a in "$@"; do
 	case $a in
 	--workloads) has_wl=1 ;;
 	--quick) curve_args+=(--runtime 2 --thinks 0,500,2000,8000,32000) ;;
 	esac
 	[ "$prev" != --table ] || curve_args+=(--table "$a")
+	[ "$prev" != --platform ] || platform=$a
+	[ "$prev" != --latency ] || curve_args+=(--latency "$a")
 	prev=$a
 done
-[ $has_wl = 1 ] || bench_args+=(--workloads qd1,qd32)
+if [ -z "$platform" ]; then
+	platform=icount
+	bench_args+=(--platform icount)
+fi
+if [ $has_wl = 0 ] && [ "$platform" = icount ]; then
+	bench_args+=(--workloads qd1,qd4,qd32)
+elif [ $has_wl = 0 ]; then
+	bench_args+=(--workloads qd1,qd32)
+fi
+curve_args+=(--platform "$platform")
+[ "$platform" != icount ] || [[ " ${curve_args[*]} " == *" --runtime "* ]] ||
+	curve_args+=(--runtime 2)
 
 mkdir -p "$RESULTS/main"
 # Not exported: the scripts below keep their own $WORK/timings.tsv.
@@ -44,4 +64,4 @@ timed build "$TOP/scripts/build.sh" test
 timed bench "$TOP/scripts/bench.sh" "${bench_args[@]}"
 timed curve "$TOP/scripts/think-curve.sh" "${curve_args[@]}"
 printf 'total\t%s\n' "$((SECONDS - start))" >> "$TIMINGS"
-log "main: $((SECONDS - start)) s in all ($(step_times "$TIMINGS")); results/bench/, results/think-curve/"
+log "main: $((SECONDS - start)) s in all ($(step_times "$TIMINGS")); results/bench*/, results/think-curve*/"

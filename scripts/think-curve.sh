@@ -2,11 +2,14 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # think-curve.sh [--thinks LIST] [--runtime S] [--reps N] [--govs LIST]
-#                [--table NAME] [--out DIR]
+#                [--table NAME] [--platform tcg|icount] [--latency US]
+#                [--out DIR]
 # think-curve.sh --report DIR | --md SUMMARY
 #
-# The think-time curve: fio QD1 4 KiB random reads on virtio-blk with a
-# think time after each completion, swept over LIST (microseconds, default
+# The think-time curve: fio QD1 4 KiB random reads with a think time after
+# each completion (virtio-blk, or with --platform icount the emulated
+# device of tools/emu-blk at --latency US, on the deterministic platform:
+# scripts/bench.sh --platform), swept over LIST (microseconds, default
 # 0,100,200,500,1000,2000,4000,7000,8000,9000,16000,32000: 0 to 32 ms and
 # the 8 ms hold period +- 1 ms), for the governors (default menu,teo) and
 # the configurations off, auto and c6off, in one boot of the isolated
@@ -17,7 +20,9 @@
 #
 # Per think time and governor, in DIR/curve.tsv and DIR/curve.md (also
 # printed): p50 and p99 ratios auto/off and auto/c6off; PM QoS updates and
-# misses per I/O with auto; the share of idle time in the deep state and
+# misses per I/O with auto; completions that ran on a CPU woken from a
+# deep state, per I/O, off / auto / c6off; the share of idle time in the
+# deep state and
 # local timer interrupts per CPU and second, off / auto / c6off; the busy
 # share of the CPUs, off / auto. DIR/curve.png (gnuplot) plots the same.
 # Printed, never asserted.
@@ -37,6 +42,7 @@ usage() {
 
 thinks=0,100,200,500,1000,2000,4000,7000,8000,9000,16000,32000
 runtime=4 reps=1 govs=menu,teo table=spr out="" report_only="" md_only=""
+platform=tcg latency=20
 while [ $# -gt 0 ]; do
 	case $1 in
 	--thinks) thinks=${2:?}; shift 2 ;;
@@ -44,6 +50,8 @@ while [ $# -gt 0 ]; do
 	--reps) reps=${2:?}; shift 2 ;;
 	--govs) govs=${2:?}; shift 2 ;;
 	--table) table=${2:?}; shift 2 ;;
+	--platform) platform=${2:?}; shift 2 ;;
+	--latency) latency=${2:?}; shift 2 ;;
 	--out) out=${2:?}; shift 2 ;;
 	--report) report_only=${2:?}; shift 2 ;;
 	--md) md_only=${2:?}; shift 2 ;;
@@ -78,7 +86,8 @@ if not wls:
 cols = ["think_us", "governor", "p50_auto_off", "p99_auto_off",
         "p50_auto_c6off", "p99_auto_c6off", "qos_per_io", "misses_per_io",
         "deep_off", "deep_auto", "deep_c6off", "timer_off", "timer_auto",
-        "timer_c6off", "busy_off", "busy_auto", "p50_off_us", "p50_auto_us"]
+        "timer_c6off", "busy_off", "busy_auto", "p50_off_us", "p50_auto_us",
+        "wake_off", "wake_auto", "wake_c6off"]
 rows = []
 for wl in wls:
     for g in s["governors"]:
@@ -94,7 +103,9 @@ for wl in wls:
                      m("off", "timer_irq_per_cpu_s"), m("auto", "timer_irq_per_cpu_s"),
                      m("c6off", "timer_irq_per_cpu_s"),
                      m("off", "busy_share"), m("auto", "busy_share"),
-                     m("off", "p50_us"), m("auto", "p50_us")])
+                     m("off", "p50_us"), m("auto", "p50_us"),
+                     m("off", "deep_wake_per_io"), m("auto", "deep_wake_per_io"),
+                     m("c6off", "deep_wake_per_io")])
 with open(out + "/curve.tsv", "w") as t:
     t.write("\t".join(cols) + "\n")
     for r in rows:
@@ -105,14 +116,16 @@ def think(us):
 
 with open(out + "/curve.md", "w") as o:
     o.write("| think time | governor | p50 auto/off | p99 auto/off | p50 auto/C6 off "
-            "| p99 auto/C6 off | QoS updates / I/O | misses / I/O | deep share "
+            "| p99 auto/C6 off | QoS updates / I/O | misses / I/O "
+            "| deep wakes / I/O off / auto / C6 off | deep share "
             "off / auto / C6 off | timer IRQ/s per CPU off / auto / C6 off "
             "| busy off / auto |\n")
-    o.write("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+    o.write("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
     for r in rows:
-        o.write("| %s | %s | %s | %s | %s | %s | %s | %s | %s / %s / %s | %s / %s / %s | %s / %s |\n" % (
+        o.write("| %s | %s | %s | %s | %s | %s | %s | %s | %s / %s / %s | %s / %s / %s | %s / %s / %s | %s / %s |\n" % (
             think(r[0]), r[1], f(r[2], "%.2f"), f(r[3], "%.2f"), f(r[4], "%.2f"),
-            f(r[5], "%.2f"), f(r[6], "%.3f"), f(r[7], "%.3f"), f(r[8], "%.2f"),
+            f(r[5], "%.2f"), f(r[6], "%.3f"), f(r[7], "%.3f"),
+            f(r[18], "%.3f"), f(r[19], "%.3f"), f(r[20], "%.3f"), f(r[8], "%.2f"),
             f(r[9], "%.2f"), f(r[10], "%.2f"), f(r[11], "%.0f"), f(r[12], "%.0f"),
             f(r[13], "%.0f"), f(r[14], "%.2f"), f(r[15], "%.2f")))
 EOF_PY
@@ -142,8 +155,10 @@ report() {
 	     for [g in govs] "$dir/curve.tsv" using (strcol(2) eq g ? x(\$1) : NaN):4 with linespoints title "p99 auto/off ".g, \
 	     for [g in govs] "$dir/curve.tsv" using (strcol(2) eq g ? x(\$1) : NaN):5 with linespoints dashtype 2 title "p50 auto/C6 off ".g, \
 	     for [g in govs] "$dir/curve.tsv" using (strcol(2) eq g ? x(\$1) : NaN):6 with linespoints dashtype 2 title "p99 auto/C6 off ".g
-	set title "auto: PM QoS updates and misses per I/O"
-	plot for [g in govs] "$dir/curve.tsv" using (strcol(2) eq g ? x(\$1) : NaN):7 with linespoints title "QoS/IO ".g, \
+	set title "per I/O: deep-state wakes (off, auto), PM QoS updates and misses (auto)"
+	plot for [g in govs] "$dir/curve.tsv" using (strcol(2) eq g ? x(\$1) : NaN):19 with linespoints title "deep wakes/IO off ".g, \
+	     for [g in govs] "$dir/curve.tsv" using (strcol(2) eq g ? x(\$1) : NaN):20 with linespoints title "deep wakes/IO auto ".g, \
+	     for [g in govs] "$dir/curve.tsv" using (strcol(2) eq g ? x(\$1) : NaN):7 with linespoints title "QoS/IO ".g, \
 	     for [g in govs] "$dir/curve.tsv" using (strcol(2) eq g ? x(\$1) : NaN):8 with linespoints title "misses/IO ".g
 	set title "share of idle time in the deep state"
 	set yrange [0:1]
@@ -158,7 +173,12 @@ report() {
 	unset multiplot
 	EOF_GP
 	cat "$dir/curve.md"
-	log "think-curve: $dir/curve.md, curve.tsv, curve.png"
+	# The modeled energy per think time (a model, never a measurement).
+	if [ -f "$dir/bench/cells.json" ] && python3 "$TOP/scripts/energy-model.py" "$dir/bench" > "$dir/energy.md"; then
+		echo
+		cat "$dir/energy.md"
+	fi
+	log "think-curve: $dir/curve.md, curve.tsv, curve.png, energy.md"
 }
 
 if [ -n "$md_only" ]; then
@@ -175,19 +195,28 @@ fi
 
 [ -n "$out" ] || out=$RESULTS/think-curve
 [ "$table" = spr ] || [ "$out" != "$RESULTS/think-curve" ] || out=$out-$table
+[ "$platform" = tcg ] || [ "$out" != "$RESULTS/think-curve" ] || out=$out-$platform
+case $platform in tcg|icount) ;; *) die "--platform wants tcg or icount" ;; esac
+plat=()
+[ "$platform" = tcg ] || plat=(--platform "$platform" --latency "$latency")
 out=$(realpath -m "$out")
 own_out "$out" .think-curve-run
 wls=$(echo "$thinks" | tr ',' '\n' | sed 's/.*/qd1-t&us/' | paste -sd, -)
-cmd=(bash scripts/bench.sh --table "$table" --govs "$govs" --configs off,auto,c6off
+cmd=(bash scripts/bench.sh --table "$table" "${plat[@]}" --govs "$govs" --configs off,auto,c6off
      --workloads "$wls" --reps "$reps" --runtime "$runtime" --pairs 0 --no-poll
      --out "$out/bench")
 start=$SECONDS
 rc=0
 "$TOP/${cmd[1]}" "${cmd[@]:2}" || rc=$?
 {
-	echo "command=bash scripts/think-curve.sh --thinks $thinks --runtime $runtime --reps $reps --govs $govs --table $table"
-	echo "bench_command=${cmd[*]}"
-	echo "platform=$(tcg_platform 2) (isolated: scripts/guest.sh --isolate)"
+	echo "command=bash scripts/think-curve.sh --thinks $thinks --runtime $runtime --reps $reps --govs $govs --table $table${plat[*]:+ ${plat[*]}}"
+	echo "bench_command=${cmd[*]//"$TOP"\//}"
+	if [ "$platform" = icount ]; then
+		echo "platform=$(icount_platform 3), tools/emu-blk at $latency us, one queue per vCPU, controller CPU 2, fio on CPUs 0-1"
+	else
+		echo "platform=$(tcg_platform 2) (isolated: scripts/guest.sh --isolate)"
+	fi
+	echo "kernel=$(series_kernel)"
 	echo "table=$table"
 	echo "date=$(date -u +%Y-%m-%d)"
 	echo "commit=$(git -C "$TOP" rev-parse --short HEAD)"

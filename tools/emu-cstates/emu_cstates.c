@@ -18,6 +18,19 @@
  * Parameters:
  *   table=spr|skx|icx|amd  state table (read-only, default spr)
  *   penalty=Y|N            busy-wait the exit latency (default Y)
+ *   skip_cpu=N             leave CPU N without emulated C-states: it gets no
+ *                          cpuidle device and idles in HLT, with no exit
+ *                          latency (the controller CPU of tools/emu-blk;
+ *                          default -1, none)
+ *
+ * The package: each table marks the core state that package C6 (or its
+ * AMD counterpart) needs on every core (EMU_PKG). The debugfs file
+ * emu_cstates/package counts how long every CPU with emulated states was
+ * in that state at once (from its HLT to its wake-up, the exit latency
+ * left out) and how often that began: the time in which the package could
+ * have entered its deep state. One CPU kept out of it keeps the package
+ * out. It counts the CPUs online at load; with CPU hotplug it means
+ * nothing.
  *
  * The driver loads only when no other cpuidle driver is registered. It does
  * not set cpuidle_driver.owner: the cpuidle core would then hold a reference
@@ -30,6 +43,8 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/cpuidle.h>
+#include <linux/cpumask.h>
+#include <linux/debugfs.h>
 #include <linux/delay.h>
 #include <linux/init.h>
 #include <linux/instrumentation.h>
@@ -37,6 +52,8 @@
 #include <linux/kernel.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
+#include <linux/seq_file.h>
+#include <linux/spinlock.h>
 #include <linux/string.h>
 #include <linux/string_choices.h>
 #include <linux/thread_info.h>
@@ -53,11 +70,14 @@
 #define EMU_SHALLOW	0
 #endif
 
+/* The core state that the package's deep state needs on every core. */
+#define EMU_PKG		BIT(31)
+
 struct emu_state {
 	const char *name;
 	unsigned int exit_latency;	/* us */
 	unsigned int target_residency;	/* us */
-	unsigned int flags;
+	unsigned int flags;		/* CPUIDLE_FLAG_*, EMU_PKG */
 };
 
 struct emu_table {
@@ -70,21 +90,21 @@ struct emu_table {
 static const struct emu_state spr_states[] __initconst = {
 	{ "C1",    1,   1, EMU_SHALLOW },
 	{ "C1E",   2,   4, EMU_SHALLOW },
-	{ "C6",  290, 800, CPUIDLE_FLAG_TLB_FLUSHED },
+	{ "C6",  290, 800, CPUIDLE_FLAG_TLB_FLUSHED | EMU_PKG },
 };
 
 /* drivers/idle/intel_idle.c: skx_cstates[] (Skylake server) */
 static const struct emu_state skx_states[] __initconst = {
 	{ "C1",    2,   2, EMU_SHALLOW },
 	{ "C1E",  10,  20, EMU_SHALLOW },
-	{ "C6",  133, 600, CPUIDLE_FLAG_TLB_FLUSHED },
+	{ "C6",  133, 600, CPUIDLE_FLAG_TLB_FLUSHED | EMU_PKG },
 };
 
 /* drivers/idle/intel_idle.c: icx_cstates[] (Ice Lake server) */
 static const struct emu_state icx_states[] __initconst = {
 	{ "C1",    1,   1, EMU_SHALLOW },
 	{ "C1E",   4,   4, EMU_SHALLOW },
-	{ "C6",  170, 600, CPUIDLE_FLAG_TLB_FLUSHED },
+	{ "C6",  170, 600, CPUIDLE_FLAG_TLB_FLUSHED | EMU_PKG },
 };
 
 /*
@@ -93,7 +113,7 @@ static const struct emu_state icx_states[] __initconst = {
  */
 static const struct emu_state amd_states[] __initconst = {
 	{ "C1",    1,   2, EMU_SHALLOW },
-	{ "C2",  400, 800, 0 },
+	{ "C2",  400, 800, EMU_PKG },
 };
 
 static const struct emu_table emu_tables[] __initconst = {
@@ -111,17 +131,93 @@ static bool penalty = true;
 module_param(penalty, bool, 0644);
 MODULE_PARM_DESC(penalty, "Busy-wait the exit latency after HLT (default: Y)");
 
+static int skip_cpu = -1;
+module_param(skip_cpu, int, 0444);
+MODULE_PARM_DESC(skip_cpu, "CPU left without emulated C-states, idling in HLT (default -1: none)");
+
+static struct cpumask emu_cpus;
+
+/*
+ * The package: emu_pkg_states has a bit per driver state marked EMU_PKG;
+ * the rest is under emu_pkg_lock (an arch spinlock: the idle path runs
+ * with RCU not watching, and lockdep has nothing to say about this one).
+ */
+static unsigned long emu_pkg_states;
+static arch_spinlock_t emu_pkg_lock = __ARCH_SPIN_LOCK_UNLOCKED;
+static unsigned int emu_pkg_cpus;	/* CPUs that take part */
+static unsigned int emu_pkg_in;		/* of those, in the state now */
+static u64 emu_pkg_since_ns;		/* all in since (emu_pkg_in == cpus) */
+static u64 emu_pkg_ns;			/* all in, in total */
+static u64 emu_pkg_entries;		/* times all were in */
+static struct dentry *emu_debugfs;
+
+static void emu_pkg_enter(void)
+{
+	arch_spin_lock(&emu_pkg_lock);
+	if (++emu_pkg_in == emu_pkg_cpus) {
+		emu_pkg_since_ns = ktime_get_ns();
+		emu_pkg_entries++;
+	}
+	arch_spin_unlock(&emu_pkg_lock);
+}
+
+static void emu_pkg_exit(void)
+{
+	arch_spin_lock(&emu_pkg_lock);
+	if (emu_pkg_in-- == emu_pkg_cpus)
+		emu_pkg_ns += ktime_get_ns() - emu_pkg_since_ns;
+	arch_spin_unlock(&emu_pkg_lock);
+}
+
+static int emu_package_show(struct seq_file *m, void *v)
+{
+	u64 ns, entries, now;
+	unsigned long flags;
+	unsigned int in, cpus;
+
+	local_irq_save(flags);
+	arch_spin_lock(&emu_pkg_lock);
+	now = ktime_get_ns();
+	ns = emu_pkg_ns;
+	if (emu_pkg_cpus && emu_pkg_in == emu_pkg_cpus)
+		ns += now - emu_pkg_since_ns;
+	entries = emu_pkg_entries;
+	in = emu_pkg_in;
+	cpus = emu_pkg_cpus;
+	arch_spin_unlock(&emu_pkg_lock);
+	local_irq_restore(flags);
+
+	seq_printf(m, "cpus %u\nin_now %u\nall_in_ns %llu\nall_in_entries %llu\nnow_ns %llu\n",
+		   cpus, in, ns, entries, now);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(emu_package);
+
 static __cpuidle int emu_enter(struct cpuidle_device *dev,
 			       struct cpuidle_driver *drv, int index)
 {
 	unsigned int lat = drv->states[index].exit_latency;
 
+	bool pkg = emu_pkg_states & BIT(index);
+
 	if (tif_need_resched())
 		return index;
+
+	if (pkg) {
+		instrumentation_begin();
+		emu_pkg_enter();
+		instrumentation_end();
+	}
 
 	/* "sti; hlt" as in acpi_safe_halt(), then interrupts off again. */
 	raw_safe_halt();
 	raw_local_irq_disable();
+
+	if (pkg) {
+		instrumentation_begin();
+		emu_pkg_exit();
+		instrumentation_end();
+	}
 
 	if (READ_ONCE(penalty) && lat) {
 		/* The emulated exit latency, with interrupts disabled. */
@@ -156,6 +252,19 @@ static int __init emu_cstates_init(void)
 		return -EINVAL;
 	}
 
+	if (skip_cpu >= 0) {
+		if ((unsigned int)skip_cpu >= nr_cpu_ids || !cpu_possible(skip_cpu)) {
+			pr_err("skip_cpu=%d: not a possible CPU\n", skip_cpu);
+			return -EINVAL;
+		}
+		cpumask_copy(&emu_cpus, cpu_possible_mask);
+		cpumask_clear_cpu(skip_cpu, &emu_cpus);
+		emu_driver.cpumask = &emu_cpus;
+	} else if (skip_cpu != -1) {
+		pr_err("skip_cpu=%d: want a CPU or -1\n", skip_cpu);
+		return -EINVAL;
+	}
+
 	cur = cpuidle_get_driver();
 	if (cur) {
 		pr_err("cpuidle driver '%s' is already registered, not loading\n",
@@ -173,10 +282,17 @@ static int __init emu_cstates_init(void)
 			 t->name, e->name, e->exit_latency);
 		s->exit_latency = e->exit_latency;
 		s->target_residency = e->target_residency;
-		s->flags = e->flags;
+		s->flags = e->flags & ~EMU_PKG;
 		s->enter = emu_enter;
+		if (e->flags & EMU_PKG)
+			emu_pkg_states |= BIT(i + 1);
 	}
 	emu_driver.state_count = t->count + 1;
+
+	emu_pkg_cpus = 0;
+	for_each_online_cpu(i)
+		if (!emu_driver.cpumask || cpumask_test_cpu(i, emu_driver.cpumask))
+			emu_pkg_cpus++;
 
 	ret = cpuidle_register(&emu_driver, NULL);
 	if (ret) {
@@ -184,13 +300,17 @@ static int __init emu_cstates_init(void)
 		return ret;
 	}
 
-	pr_info("registered table %s: POLL + %u states, penalty %s\n",
-		t->name, t->count, str_on_off(READ_ONCE(penalty)));
+	emu_debugfs = debugfs_create_dir(KBUILD_MODNAME, NULL);
+	debugfs_create_file("package", 0400, emu_debugfs, NULL, &emu_package_fops);
+
+	pr_info("registered table %s: POLL + %u states, penalty %s, skip_cpu %d\n",
+		t->name, t->count, str_on_off(READ_ONCE(penalty)), skip_cpu);
 	return 0;
 }
 
 static void __exit emu_cstates_exit(void)
 {
+	debugfs_remove_recursive(emu_debugfs);
 	cpuidle_unregister(&emu_driver);
 }
 

@@ -15,6 +15,13 @@
 #                              configuration "poll" is measured
 #   bench_table=spr            emu_cstates table (guest mode)
 #   bench_dev=/dev/vda         the device (host mode: required)
+#   bench_emu=""               guest mode: emu_blk parameters (for example
+#                              "latency_us=20"); the device is then
+#                              /dev/emublk0 of tools/emu-blk, its controller
+#                              the last CPU, which emu_cstates leaves without
+#                              C-states (skip_cpu) and fio does not run on
+#   bench_cpus=""              CPUs fio runs on (taskset list; default: all,
+#                              with bench_emu all but the controller)
 #   bench_govs="menu teo"      cpuidle governors ("-": leave as is)
 #   bench_configs="off auto c6off dmalat"
 #   bench_workloads="qd1 qd1-think200us qd1-think20ms qd32"
@@ -43,8 +50,13 @@
 # instance) over the whole run and in steady state (from bench_steady s
 # after the first I/O to 0.5 s before the end of the run, with the device's
 # I/O count of that window), debugfs raises/relaxes/misses of the device's hctxs,
-# local timer interrupts per CPU over the run window, and RAPL
-# package energy when readable. Plus info.json and bench.log.
+# local timer interrupts per CPU over the run window, RAPL package energy
+# when readable, the device's completions during the run and how many of
+# them ran on a CPU woken from a deep state (wake_count), and with
+# bench_emu the controller's counters (emu_blk/stats), and under
+# emu_cstates the share of the run and of the idle window after it in which
+# every CPU with emulated states was in the package-deep state at once
+# (emu_cstates/package). Plus info.json and bench.log.
 # Exit code: 0 when every fio run succeeded, 1 otherwise.
 set -u
 
@@ -66,6 +78,10 @@ AFTER=${bench_after:-1}
 PAIRS=${bench_pairs:-5}
 NULL_RUNTIME=${bench_null_runtime:-3}
 READONLY=${bench_readonly:-1}
+EMU=${bench_emu:-}
+FIO_CPUS=${bench_cpus:-}
+EMU_BLK_KO=${EMU_BLK_KO:-$SHARE/emu_blk.ko}
+CTL=""
 
 now() {
 	cut -d' ' -f1 /proc/uptime
@@ -85,6 +101,18 @@ guest) DEV=${DEV:-/dev/vda} ;;
 host) [ -n "$DEV" ] || fail "bench_mode=host needs bench_dev" ;;
 *) fail "bench_mode must be guest or host" ;;
 esac
+if [ -n "$EMU" ]; then
+	[ "$MODE" = guest ] || fail "bench_emu needs bench_mode=guest"
+	CTL=$(($(cpu_ids | wc -l) - 1))
+	[ "$CTL" -gt 0 ] || fail "bench_emu needs 2 CPUs at least (one is the controller)"
+	# shellcheck disable=SC2086
+	insmod "$EMU_BLK_KO" controller="$CTL" $EMU || fail "cannot load emu_blk $EMU"
+	DEV=/dev/emublk0
+	[ -n "$FIO_CPUS" ] || FIO_CPUS=0-$((CTL - 1))
+fi
+TASKSET=""
+[ -z "$FIO_CPUS" ] || TASKSET="taskset -c $FIO_CPUS"
+
 case $IDLE in
 cpuidle) ;;
 poll) CONFIGS=poll GOVS=- ;;
@@ -116,6 +144,7 @@ dev_setup() {
 	[ -f "$_s/partition" ] && _disk=$(basename "$(readlink -f "$_s/..")")
 	DEV_QUEUE=/sys/class/block/$_disk/queue
 	DEV_DBG=/sys/kernel/debug/block/$_disk
+	DEV_DEVT=$(cat "/sys/class/block/$_disk/dev")
 	SI=$(si_attr "$_disk")
 }
 
@@ -304,6 +333,71 @@ qos_clear() {
 	[ -z "$TR" ] || : > "$TR/trace"
 }
 
+# ---- completions on a CPU woken from a deep state ------------------------
+
+# A second instance, read only after fio ended (it is large): idle entries
+# (cpu_idle without its exit events) and the device's completions
+# (block_rq_complete, filtered per cell by wake_clear). A completion ran on
+# a CPU woken from a deep state when it ran in that CPU's idle task (pid 0)
+# and the CPU's last idle entry was a deep state: under emu_cstates the
+# interrupt is taken inside the state, on real hardware right after its
+# exit, in both cases before the idle task schedules.
+TRW=""
+if [ -n "$TR" ] && mkdir "$TR-wake" 2>/dev/null; then
+	TRW=$TR-wake
+	echo 16384 > "$TRW/buffer_size_kb" 2>/dev/null
+	if ! echo 'state != 4294967295' > "$TRW/events/power/cpu_idle/filter" ||
+		! echo 1 > "$TRW/events/power/cpu_idle/enable" ||
+		! echo 1 > "$TRW/events/block/block_rq_complete/enable"; then
+		rmdir "$TRW"
+		TRW=""
+	fi
+fi
+
+# wake_clear MAJ:MIN - empty the buffer, completions of that device only.
+wake_clear() {
+	[ -n "$TRW" ] || return 0
+	echo "dev == $(( (${1%%:*} << 20) | ${1#*:} ))" > "$TRW/events/block/block_rq_complete/filter"
+	: > "$TRW/trace"
+}
+
+# wake_count - '{"completions": N, "deep": N, "lost": N}' since wake_clear
+# (lost: events the buffer dropped; null without tracefs). The deep states
+# are $DEEP_IDX (indices on cpu0). Fields of a line: task-pid, [cpu],
+# flags, time, event, then "state=N" for cpu_idle.
+wake_count() {
+	[ -n "$TRW" ] || { echo null; return; }
+	awk -v deep=" $DEEP_IDX " '
+	$5 == "cpu_idle:" { last[$2] = substr($6, 7); next }
+	$5 == "block_rq_complete:" {
+		n++
+		if ($1 == "<idle>-0" && index(deep, " " last[$2] " ")) k++
+	}
+	END { printf "{\"completions\": %d, \"deep\": %d", n, k }' "$TRW/trace"
+	printf ', "lost": %d}' "$(awk '/^overrun:/ { s += $2 } END { print s + 0 }' "$TRW"/per_cpu/cpu*/stats 2>/dev/null)"
+}
+
+# pkg_snap - "all_in_ns now_ns" of emu_cstates' package file, or "-".
+pkg_snap() {
+	_f=/sys/kernel/debug/emu_cstates/package
+	[ -r "$_f" ] || { echo -; return; }
+	awk '$1 == "all_in_ns" { a = $2 } $1 == "now_ns" { n = $2 } END { print a, n }' "$_f"
+}
+
+# pkg_share BEFORE AFTER - the share of the window in which every CPU with
+# emulated states was in the package-deep state at once, or null.
+pkg_share() {
+	[ "$1" = - ] || [ "$2" = - ] && { echo null; return; }
+	echo "$1 $2" | awk '{ d = $4 - $2; if (d > 0) printf "%.6f\n", ($3 - $1) / d; else print "null" }'
+}
+
+# emu_stats - the emu_blk controller's counters as JSON, or null.
+emu_stats() {
+	[ -n "$EMU" ] && [ -r /sys/kernel/debug/emu_blk/stats ] || { echo null; return; }
+	awk '{ printf "%s\"%s\": %s", (NR > 1 ? ", " : "{"), $1, $2 } END { print "}" }' \
+		/sys/kernel/debug/emu_blk/stats
+}
+
 # ---- /dev/cpu_dma_latency holder ----------------------------------------
 
 HOLDER=""
@@ -377,6 +471,7 @@ cleanup() {
 	[ -z "$GOV0" ] || [ "$(cat "$CPUIDLE/current_governor")" = "$GOV0" ] ||
 		gov_set "$GOV0" 2>/dev/null
 	[ -z "$TR" ] || rmdir "$TR" 2>/dev/null
+	[ -z "$TRW" ] || rmdir "$TRW" 2>/dev/null
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -424,8 +519,10 @@ run_cell() {
 	_d0r=$1 _d0x=$2 _d0m=$3
 	_ios0=$(dev_ios)
 	qos_clear
+	wake_clear "$DEV_DEVT"
+	_c0=$(emu_stats)
 	_t0=$(now)
-	DEV=$_dev RUNTIME=$_rt fio $FIO_RO --output-format=json --output="$_json" \
+	DEV=$_dev RUNTIME=$_rt $TASKSET fio $FIO_RO --output-format=json --output="$_json" \
 		"$_job" > "$tmp/fio.out" 2>&1 &
 	_fpid=$!
 	# The run starts at the device's first I/O.
@@ -435,6 +532,7 @@ run_cell() {
 		_n=$((_n + 1))
 	done
 	snap "$tmp/i0"
+	_p0=$(pkg_snap)
 	_s0=$(stat_snap)
 	_e0=$(energy_snap)
 	_l0=$(loc_snap)
@@ -455,7 +553,9 @@ run_cell() {
 	if [ "$_q2" != null ] && [ "$_q2" != 0 ]; then
 		grep 'dev_pm_qos_[a-z_]*: device=cpu' "$TR/trace" > "$RESULTS_DIR/meta/$_label.trace"
 	fi
+	_c1=$(emu_stats)
 	snap "$tmp/i1"
+	_p1=$(pkg_snap)
 	_s1=$(stat_snap)
 	_e1=$(energy_snap)
 	_l1=$(loc_snap)
@@ -467,8 +567,11 @@ run_cell() {
 		sleep "$_aft"
 	fi
 	snap "$tmp/i2"
+	_p2=$(pkg_snap)
 	_e2=$(energy_snap)
 	_t3=$(now)
+	# After the idle window: the trace is large, reading it is busy time.
+	_wake=$(wake_count)
 	cfg_reset
 
 	if [ $_rc != 0 ]; then
@@ -498,6 +601,8 @@ run_cell() {
  "local_timer_irqs": $(loc_delta "$_l0" "$_l1"),
  "energy_uj": $(energy_delta "$_e0" "$_e1"),
  "energy_after_uj": $(energy_delta "$_e1" "$_e2"),
+ "wake": $_wake, "emu_before": $_c0, "emu_after": $_c1,
+ "pkg_deep_share": $(pkg_share "$_p0" "$_p1"), "pkg_deep_after_share": $(pkg_share "$_p1" "$_p2"),
  "limit_us": ${LIMIT:-null}, "dmalat_read": $DMA_READ,
  "clocksource": "$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null)"}
 EOF
@@ -513,18 +618,20 @@ ATTR0=$(cat "$DEV_QUEUE/$SI" 2>/dev/null || true)
 [ -n "$ATTR0" ] || fail "$DEV_QUEUE/$SI missing: kernel without the series?"
 
 if [ "$IDLE" = cpuidle ] && [ "$MODE" = guest ]; then
-	emu_load "$TABLE" || fail "cannot load emu_cstates table=$TABLE"
+	emu_load "$TABLE" ${CTL:+skip_cpu=$CTL} ||
+		fail "cannot load emu_cstates table=$TABLE${CTL:+ skip_cpu=$CTL}"
 fi
 
 LIMIT=""
 DEEP=""
+DEEP_IDX=""
 LIMIT_SRC=none
 if [ "$IDLE" = cpuidle ]; then
 	[ "$(idle_driver)" != none ] || fail "no cpuidle driver"
 	# The auto limit: debugfs while busy, else the table rule.
 	LIMIT_TABLE=$(table_limit || true)
 	attr_set auto
-	DEV=$DEV RUNTIME=3 fio $FIO_RO --output-format=json --output="$tmp/cal.json" \
+	DEV=$DEV RUNTIME=3 $TASKSET fio $FIO_RO --output-format=json --output="$tmp/cal.json" \
 		"$JOBS/qd1.fio" > /dev/null 2>&1 &
 	_cal=$!
 	_n=0
@@ -545,6 +652,7 @@ if [ "$IDLE" = cpuidle ]; then
 	[ -n "$LIMIT" ] || fail "cannot find the auto limit"
 	DEEP=$(deep_states "$LIMIT" | tr '\n' ' ' | sed 's/ $//')
 	[ -n "$DEEP" ] || fail "no idle state deeper than $LIMIT us"
+	DEEP_IDX=$(for _d in $DEEP; do state_index 0 "$_d"; done | tr '\n' ' ')
 	deep_save
 	say "auto limit $LIMIT us ($LIMIT_SRC; table rule $LIMIT_TABLE us), deep states: $DEEP"
 fi
@@ -569,6 +677,9 @@ json_list() {
 	echo "  \"mode\": \"$MODE\", \"idle\": \"$IDLE\", \"table\": \"$TABLE\","
 	echo "  \"kernel\": \"$(uname -r)\", \"kernel_version\": \"$(uname -v)\","
 	echo "  \"cpus\": $NCPU, \"device\": \"$DEV\","
+	echo "  \"platform\": \"${bench_platform:-}\","
+	echo "  \"emu\": \"$EMU\", \"controller_cpu\": ${CTL:-null}, \"fio_cpus\": \"$FIO_CPUS\","
+	echo "  \"wake_source\": \"$([ -n "$TRW" ] && echo tracefs || echo none)\","
 	echo "  \"hctx_cpus\": [$(for _h in "$DEV_QUEUE"/../mq/*/cpu_list; do [ -f "$_h" ] && cat "$_h"; done | sed 's/.*/"&"/' | paste -sd, - | sed 's/,/, /g')],"
 	echo "  \"cpuidle_driver\": \"$(idle_driver 2>/dev/null || echo none)\","
 	echo "  \"cmdline\": \"$(cat /proc/cmdline)\","

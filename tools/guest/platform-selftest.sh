@@ -18,6 +18,14 @@
 # Also: an unknown table is refused, the spr table is as expected, as_nobody
 # works and a non-root write to pm_qos_resume_latency_us is refused, and
 # after unloading the module current_driver is none again.
+# The package count of emu_cstates: every CPU in C6 at once while idle,
+# never while CPU 0 spins.
+# Then the emulated storage device (tools/emu-blk) with emu_cstates
+# skip_cpu on its controller CPU (the last): bad parameters are refused,
+# a read takes at least the device latency, rings the controller's
+# doorbell and completes on the submitting CPU, the
+# tail share is the one documented, queues=1 gives one hctx, and the
+# module unloads.
 #
 # Results in $RESULTS_DIR: platform.tap, platform-latency.json,
 # platform-latency.txt, fio-GOV-c6-{allowed,disabled}.json and
@@ -31,7 +39,7 @@ DISK=${DISK:-/dev/vda}
 QOS_US=3
 POKES=10	# wake-ups of the test CPU per observation window
 POKE_S=0.15	# seconds between them
-PLAN=$((6 + 9 * 2 + 1))
+PLAN=$((6 + 9 * 2 + 1 + 2 + 11))
 
 tmp=$(mktemp -d)
 ncpu=$(nproc)
@@ -178,6 +186,29 @@ for gov in $GOVS; do
 	taskset -p -c 0 $$ >/dev/null
 done
 
+# ---- the package count (emu_cstates/package) ------------------------------
+
+PKG=/sys/kernel/debug/emu_cstates/package
+pkg_ns() {
+	awk '$1 == "all_in_ns" { print $2 }' "$PKG"
+}
+n=$(awk '$1 == "cpus" { print $2 }' "$PKG" 2>/dev/null)
+a=$(pkg_ns)
+sleep 1
+b=$(pkg_ns)
+tap_check "package count: $n CPUs; all in C6 at once during 1 s of idle (+$((${b:-0} - ${a:-0})) ns)" \
+	sh -c "[ '$n' = $ncpu ] && [ $((${b:-0} - ${a:-0})) -gt 0 ]"
+# A busy loop on CPU 0 (this shell's CPU): no CPU 0 C6, no package C6.
+taskset -c 0 sh -c 'e=$(($(cut -d. -f1 /proc/uptime) + 3)); while [ "$(cut -d. -f1 /proc/uptime)" -lt $e ]; do :; done' &
+spin=$!
+sleep 0.5
+a=$(pkg_ns)
+sleep 1
+b=$(pkg_ns)
+wait $spin
+tap_check "package count: a busy CPU 0 keeps the package out of C6 for 1 s (+$((${b:-0} - ${a:-0})) ns)" \
+	[ "$((${b:-1} - ${a:-0}))" = 0 ]
+
 # ---- the latency table --------------------------------------------------
 
 {
@@ -213,6 +244,117 @@ if emu_unload; then
 else
 	tap_not_ok "emu_cstates unloads (rmmod failed)"
 fi
+
+# ---- the emulated storage device (tools/emu-blk) -------------------------
+
+EMU_BLK_KO=$SHARE/emu_blk.ko
+ctl=$((ncpu - 1))
+EMU_STATS=/sys/kernel/debug/emu_blk/stats
+
+emu_stat() {
+	awk -v k="$1" '$1 == k { print $2 }' "$EMU_STATS"
+}
+
+# emu_reads N [DISK] - N direct 4 KiB reads on CPU 0; prints the
+# milliseconds they took.
+emu_reads() {
+	_t0=$(cut -d' ' -f1 /proc/uptime)
+	taskset -c 0 dd if="${2:-/dev/emublk0}" of=/dev/null bs=4k count="$1" \
+		iflag=direct 2>/dev/null || return 1
+	_t1=$(cut -d' ' -f1 /proc/uptime)
+	echo "$_t0 $_t1" | awk '{ printf "%d\n", ($2 - $1) * 1000 }'
+}
+
+# emu_refusals - every bad parameter set is refused, with its message.
+emu_refusals() {
+	for _p in "devices=0|devices=0: want" "latency_us=2000000|latency_us=2000000" \
+		"tail_permille=1001|tail_permille=1001" "controller=$ncpu|controller=$ncpu: not"; do
+		dmesg -c > /dev/null
+		if insmod "$EMU_BLK_KO" "${_p%%|*}" 2>/dev/null; then
+			rmmod emu_blk
+			tap_diag "emu_blk ${_p%%|*} loaded"
+			return 1
+		fi
+		dmesg | grep -q "${_p#*|}" || { tap_diag "no message for ${_p%%|*}"; return 1; }
+	done
+	[ ! -e /sys/module/emu_blk ]
+}
+
+# emu_tail_count N PERMILLE - how many of the sequence numbers 1..N are in
+# the tail (the golden-ratio hash of emu_in_tail()).
+emu_tail_count() {
+	awk -v n="$1" -v p="$2" 'BEGIN {
+		for (s = 1; s <= n; s++) {
+			h = (s * 2654435761) % 4294967296
+			if (h % 1000 < p) k++
+		}
+		print k + 0 }'
+}
+
+tap_check "emu_blk refuses devices=0, latency_us=2000000, tail_permille=1001 and controller=$ncpu, each with a message" \
+	emu_refusals
+
+tap_check "emu_cstates skip_cpu=$ctl loads" emu_load "$TABLE" skip_cpu="$ctl"
+tap_check "emu_cstates skip_cpu=$ctl: cpu$ctl has no idle states, cpu0 has C6" \
+	sh -c "[ ! -e $CPUS/cpu$ctl/cpuidle/state1 ] && grep -qx C6 $CPUS/cpu0/cpuidle/state*/name"
+
+if insmod "$EMU_BLK_KO" devices=2 latency_us=5000 controller="$ctl"; then
+	tap_ok "emu_blk loads 2 disks with latency_us=5000, controller CPU $ctl"
+else
+	tap_not_ok "emu_blk loads 2 disks with latency_us=5000, controller CPU $ctl"
+fi
+n=$(ls -d /sys/block/emublk0/mq/[0-9]* 2>/dev/null | wc -l)
+tap_check "emublk0 and emublk1 exist, one hctx per CPU ($n), rq_affinity 2" \
+	sh -c "[ -b /dev/emublk0 ] && [ -b /dev/emublk1 ] && [ $n = $ncpu ] &&
+		[ \"\$(cat /sys/block/emublk0/queue/rq_affinity)\" = 2 ]"
+
+d0=$(emu_stat doorbells)
+ms=$(emu_reads 20)
+d1=$(emu_stat doorbells)
+tap_check "20 reads at 5 ms device latency take at least 100 ms (${ms:-?} ms)" \
+	[ "${ms:-0}" -ge 100 ]
+tap_check "each read rang the controller's doorbell (+$((d1 - d0)))" [ $((d1 - d0)) -ge 20 ]
+
+# The completion CPU, from the block_rq_complete events of emublk1.
+trc=/sys/kernel/tracing/instances/emublk-$$
+mkdir "$trc"
+echo 1 > "$trc/events/block/block_rq_complete/enable"
+taskset -c 0 dd if=/dev/emublk1 of=/dev/null bs=4k count=10 iflag=direct 2>/dev/null
+devt=$(tr : , < /sys/block/emublk1/dev)
+cpus=$(grep " block_rq_complete: $devt " "$trc/trace" | sed 's/^[^[]*\[\([0-9]*\)\].*/\1/' |
+	sort | uniq -c | awk '{ printf "%s%d x%d", (NR > 1 ? ", " : ""), $2, $1 }')
+echo 0 > "$trc/events/block/block_rq_complete/enable"
+rmdir "$trc"
+tap_check "reads submitted on CPU 0 complete on CPU 0 only (${cpus:-none})" \
+	[ "${cpus:-none}" = "0 x10" ]
+
+echo 0 > /sys/module/emu_blk/parameters/latency_us
+echo 4000 > /sys/module/emu_blk/parameters/tail_us
+echo 250 > /sys/module/emu_blk/parameters/tail_permille
+s0=$(awk '{ print $1 + $5 }' /sys/block/emublk0/stat)
+k=$(emu_tail_count $((s0 + 40)) 250)
+k=$((k - $(emu_tail_count "$s0" 250)))
+ms=$(emu_reads 40)
+tap_check "the tail: $k of 40 reads take 4 ms each, the rest none (${ms:-?} ms >= $((4 * k)))" \
+	sh -c "[ $k -gt 0 ] && [ ${ms:-0} -ge $((4 * k)) ]"
+
+if rmmod emu_blk; then
+	tap_check "emu_blk unloads, nothing pending (no warning)" \
+		sh -c "! dmesg | grep -q 'emu_blk.*\\(WARNING\\|BUG\\)'"
+else
+	tap_not_ok "emu_blk unloads, nothing pending (no warning)"
+fi
+
+if insmod "$EMU_BLK_KO" queues=1 controller="$ctl"; then
+	l=$(cat /sys/block/emublk0/mq/0/cpu_list 2>/dev/null)
+	n=$(ls -d /sys/block/emublk0/mq/[0-9]* | wc -l)
+	tap_check "queues=1: one hctx ($n) for every CPU ($l)" \
+		sh -c "[ $n = 1 ] && [ \"$l\" = \"$(cpu_ids | paste -sd, - | sed 's/,/, /g')\" ]"
+	rmmod emu_blk
+else
+	tap_not_ok "queues=1: one hctx for every CPU (emu_blk does not load)"
+fi
+emu_unload
 
 rm -rf "$tmp"
 tap_end
