@@ -5,7 +5,7 @@
 #          [--pairs N] [--queues N] [--no-poll] [--quiet-wait S] [--shared]
 #          [--govs LIST] [--configs LIST] [--workloads LIST]
 #          [--platform tcg|icount] [--latency US] [--tail US:PERMILLE]
-#          [--smp N] [--build DIR] [--out DIR]
+#          [--smp N] [--build DIR | --series-commit C] [--out DIR]
 # bench.sh --report DIR
 #
 # The benchmark of the shallow_idle series, in the QEMU guest with
@@ -87,6 +87,12 @@
 # from a deep state (trace events cpu_idle and block_rq_complete; column
 # "deep wakes/IO").
 #
+# --series-commit C runs the series as this repository held it at commit C
+# (its series file and patches/) instead of branch series, built into
+# $BUILD, which is rebuilt from branch series afterwards (as for
+# scripts/raise-cost.sh): v2 against v3 on one platform. Default output
+# then gets "-C" appended.
+#
 # Needs BASE_DIR like guest.sh; installs jq and gnuplot-nox when missing.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
@@ -137,6 +143,10 @@ def div($a; $b): if $a == null or $b == null then null
 	qos_steady_per_io: div($m.qos_events_steady; $m.ios_steady),
 	raises: $m.debugfs.raises, relaxes: $m.debugfs.relaxes, misses: $m.debugfs.misses,
 	misses_per_io: div($m.debugfs.misses; $ios),
+	call_ipi_per_cpu_s: (($m.call_ipis // null) | if . == null or length == 0 then null
+		else div(add / length; $m.run_s) end),
+	resched_ipi_per_cpu_s: (($m.resched_ipis // null) | if . == null or length == 0 then null
+		else div(add / length; $m.run_s) end),
 	timer_irq_per_cpu_s: (($m.local_timer_irqs // null) | if . == null or length == 0 then null
 		else div(add / length; $m.run_s) end),
 	power_w: div(($m.energy_uj // null) | if . == null then null else . / 1e6 end; $m.run_s),
@@ -169,7 +179,8 @@ def ratio($a; $b): if $a == null or $b == null then null
  "qos_steady_per_io", "misses", "misses_per_io", "raises", "relaxes",
  "timer_irq_per_cpu_s", "power_w",
  "power_after_w", "energy_per_io_uj", "deep_wake_per_io", "ctl_ns_per_io",
- "late_mean_ns", "pkg_deep_share", "pkg_deep_after_share"] as $metrics
+ "late_mean_ns", "pkg_deep_share", "pkg_deep_after_share", "call_ipi_per_cpu_s",
+ "resched_ipi_per_cpu_s"] as $metrics
 | ($c | map(select(.workload != "null-qd32"))) as $main
 | ($c | map(select(.workload == "null-qd32"))) as $null
 | ([$infos[] | .states // [] | .[]] | unique_by(.name) | sort_by(.latency_us) | map(.name)) as $states
@@ -378,7 +389,11 @@ markdown() {
 		"before the raise took effect. all CPUs $deep: share of the run (and of the idle window after it) in" \
 		"which every CPU with emulated states was in $deep at once, the time in which the package could" \
 		"sleep (emu_cstates' package count; \"-\" without it). deep wakes/IO: the device's completions that" \
-		"ran on a CPU woken from $deep (trace events cpu_idle and block_rq_complete), per I/O."
+		"ran on a CPU woken from $deep (trace events cpu_idle and block_rq_complete), per I/O." \
+		"timer/s, call IPI/s, resched IPI/s: local timer, function call and rescheduling interrupts" \
+		"per CPU and second over the run (/proc/interrupts LOC, CAL, RES). busy %: /proc/stat," \
+		"tick-sampled (on the deterministic platform a workload period that divides the tick" \
+		"period can alias with it)."
 	[ "$(jq '[.cells[] | select(.config == "poll")] | length' "$s")" = 0 ] ||
 		echo "poll: a separate boot with idle=poll (no cpuidle driver in use, no" \
 			"governor; all idle time polls, no state residency exists)."
@@ -401,10 +416,10 @@ markdown() {
 		sel="$sel.state_share[\"$st\"], "
 		kinds="$kinds pct"
 	done
-	hdr="$hdr $deep % after | all CPUs $deep % | after | busy % | QoS upd | upd/IO | steady upd/IO | misses |"
-	sep="$sep---:|---:|---:|---:|---:|---:|---:|---:|"
-	sel="$sel.deep_after_share, .pkg_deep_share, .pkg_deep_after_share, .busy_share, .qos_events, .qos_per_io, .qos_steady_per_io, .misses"
-	kinds="$kinds pct pct pct pct n e e n"
+	hdr="$hdr $deep % after | all CPUs $deep % | after | busy % | QoS upd | upd/IO | steady upd/IO | misses | timer/s | call IPI/s | resched IPI/s |"
+	sep="$sep---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+	sel="$sel.deep_after_share, .pkg_deep_share, .pkg_deep_after_share, .busy_share, .qos_events, .qos_per_io, .qos_steady_per_io, .misses, .timer_irq_per_cpu_s, .call_ipi_per_cpu_s, .resched_ipi_per_cpu_s"
+	kinds="$kinds pct pct pct pct n e e n n n n"
 	if [ "$energy" != 0 ]; then
 		hdr="$hdr pkg W | pkg W after | uJ/IO |"
 		sep="$sep---:|---:|---:|"
@@ -589,7 +604,7 @@ plot() {
 # ---- arguments ------------------------------------------------------------
 
 table=spr quick=0 reps="" runtime="" pairs="" poll=1 out="" report_only=""
-queues="" quiet_wait=120 isolate=1 platform=tcg latency=20 tail="" smp=""
+queues="" quiet_wait=120 isolate=1 platform=tcg latency=20 tail="" smp="" scommit=""
 govs="menu teo" configs=$BENCH_CONFIGS workloads=$BENCH_WORKLOADS
 build=$BUILD
 while [ $# -gt 0 ]; do
@@ -611,6 +626,7 @@ while [ $# -gt 0 ]; do
 	--configs) configs=$(echo "${2:?}" | tr ',' ' '); shift 2 ;;
 	--workloads) workloads=$(echo "${2:?}" | tr ',' ' '); shift 2 ;;
 	--build) build=${2:?}; shift 2 ;;
+	--series-commit) scommit=${2:?}; shift 2 ;;
 	--out) out=${2:?}; shift 2 ;;
 	--report) report_only=${2:?}; shift 2 ;;
 	-h|--help) usage ;;
@@ -671,11 +687,15 @@ for w in $workloads; do
 done
 [ -n "$govs" ] && [ -n "$configs" ] && [ -n "$workloads" ] || die "--govs, --configs and --workloads want a non-empty list"
 [ "$runtime" -ge 2 ] || die "--runtime must be at least 2 s"
+if [ -n "$scommit" ]; then
+	series_commit_build bench "$scommit" "$build"
+fi
 [ -d "$build" ] || die "no kernel build folder $build"
 if [ -z "$out" ]; then
 	out=$RESULTS/bench
 	[ "$table" = spr ] || out=$out-$table
 	[ "$platform" = tcg ] || out=$out-$platform
+	[ -z "$scommit" ] || out=$out-$short
 	[ -z "$queues" ] || out=$out-q$queues
 	[ $quick = 0 ] || out=$out-quick
 fi

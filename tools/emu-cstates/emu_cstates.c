@@ -139,8 +139,10 @@ static struct cpumask emu_cpus;
 
 /*
  * The package: emu_pkg_states has a bit per driver state marked EMU_PKG;
- * the rest is under emu_pkg_lock (an arch spinlock: the idle path runs
- * with RCU not watching, and lockdep has nothing to say about this one).
+ * the rest is under emu_pkg_lock. The idle path runs with RCU not
+ * watching: an arch spinlock and ktime_get_mono_fast_ns() (the clock of
+ * ktime_get() without its seqcount, so without lockdep's lock events,
+ * which warn when RCU is not watching).
  */
 static unsigned long emu_pkg_states;
 static arch_spinlock_t emu_pkg_lock = __ARCH_SPIN_LOCK_UNLOCKED;
@@ -155,7 +157,7 @@ static void emu_pkg_enter(void)
 {
 	arch_spin_lock(&emu_pkg_lock);
 	if (++emu_pkg_in == emu_pkg_cpus) {
-		emu_pkg_since_ns = ktime_get_ns();
+		emu_pkg_since_ns = ktime_get_mono_fast_ns();
 		emu_pkg_entries++;
 	}
 	arch_spin_unlock(&emu_pkg_lock);
@@ -165,7 +167,7 @@ static void emu_pkg_exit(void)
 {
 	arch_spin_lock(&emu_pkg_lock);
 	if (emu_pkg_in-- == emu_pkg_cpus)
-		emu_pkg_ns += ktime_get_ns() - emu_pkg_since_ns;
+		emu_pkg_ns += ktime_get_mono_fast_ns() - emu_pkg_since_ns;
 	arch_spin_unlock(&emu_pkg_lock);
 }
 
@@ -177,7 +179,7 @@ static int emu_package_show(struct seq_file *m, void *v)
 
 	local_irq_save(flags);
 	arch_spin_lock(&emu_pkg_lock);
-	now = ktime_get_ns();
+	now = ktime_get_mono_fast_ns();
 	ns = emu_pkg_ns;
 	if (emu_pkg_cpus && emu_pkg_in == emu_pkg_cpus)
 		ns += now - emu_pkg_since_ns;

@@ -50,7 +50,8 @@
 # instance) over the whole run and in steady state (from bench_steady s
 # after the first I/O to 0.5 s before the end of the run, with the device's
 # I/O count of that window), debugfs raises/relaxes/misses of the device's hctxs,
-# local timer interrupts per CPU over the run window, RAPL package energy
+# local timer, function call and rescheduling interrupts per CPU over the
+# run window, RAPL package energy
 # when readable, the device's completions during the run and how many of
 # them ran on a CPU woken from a deep state (wake_count), and with
 # bench_emu the controller's counters (emu_blk/stats), and under
@@ -477,10 +478,12 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-# loc_snap - the local timer interrupt count of every CPU ("LOC:" of
-# /proc/interrupts), space-separated in CPU order.
+# loc_snap [NAME] - the count of interrupt NAME (default LOC, the local
+# timer; CAL: function call IPIs, the emulated device's doorbells and
+# completions; RES: rescheduling IPIs) of every CPU from /proc/interrupts,
+# space-separated in CPU order.
 loc_snap() {
-	awk '$1 == "LOC:" { for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++) printf "%s ", $i }' /proc/interrupts
+	awk -v n="${1:-LOC}:" '$1 == n { for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++) printf "%s ", $i }' /proc/interrupts
 }
 
 # loc_delta BEFORE AFTER - JSON list of the per-CPU differences.
@@ -536,6 +539,8 @@ run_cell() {
 	_s0=$(stat_snap)
 	_e0=$(energy_snap)
 	_l0=$(loc_snap)
+	_cal0=$(loc_snap CAL)
+	_res0=$(loc_snap RES)
 	_t1=$(now)
 	# Steady state: from STEADY s after the first I/O to 0.5 s before the
 	# end of the run (the relax after the last I/O is no steady state).
@@ -559,6 +564,8 @@ run_cell() {
 	_s1=$(stat_snap)
 	_e1=$(energy_snap)
 	_l1=$(loc_snap)
+	_cal1=$(loc_snap CAL)
+	_res1=$(loc_snap RES)
 	_t2=$(now)
 	# shellcheck disable=SC2046
 	set -- $(dbg_counts)
@@ -599,6 +606,7 @@ run_cell() {
  "ios_steady": $((_ms - _m1)), "steady_s": $(echo "$_ts1 $_ts2" | awk '{print $2 - $1}'),
  "debugfs": {"raises": $((_d1r - _d0r)), "relaxes": $((_d1x - _d0x)), "misses": $((_d1m - _d0m))},
  "local_timer_irqs": $(loc_delta "$_l0" "$_l1"),
+ "call_ipis": $(loc_delta "$_cal0" "$_cal1"), "resched_ipis": $(loc_delta "$_res0" "$_res1"),
  "energy_uj": $(energy_delta "$_e0" "$_e1"),
  "energy_after_uj": $(energy_delta "$_e1" "$_e2"),
  "wake": $_wake, "emu_before": $_c0, "emu_after": $_c1,
