@@ -51,13 +51,12 @@
 # after the first I/O to 0.5 s before the end of the run, with the device's
 # I/O count of that window), debugfs raises/relaxes/misses of the device's hctxs,
 # local timer, function call and rescheduling interrupts per CPU over the
-# run window, RAPL package energy
-# when readable, the device's completions during the run and how many of
-# them ran on a CPU woken from a deep state (wake_count), and with
-# bench_emu the controller's counters (emu_blk/stats), and under
-# emu_cstates the share of the run and of the idle window after it in which
-# every CPU with emulated states was in the package-deep state at once
-# (emu_cstates/package). Plus info.json and bench.log.
+# run window, RAPL package energy when readable, the device's completions
+# during the run and how many of them ran on a CPU woken from a deep state
+# (wake_count), with bench_emu the controller's counters (emu_blk/stats),
+# and under emu_cstates the share of the run and of the idle window after
+# it in which every CPU with emulated states was in the package-deep state
+# at once (emu_cstates/package). Plus info.json and bench.log.
 # Exit code: 0 when every fio run succeeded, 1 otherwise.
 set -u
 
