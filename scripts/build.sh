@@ -9,12 +9,14 @@
 # leaves BUILD_DIR/series-stamp (the commit built, and whether the tree was
 # clean; see stamp_check in common.sh): guest.sh boots nothing else.
 # TEST_CONFIG, when set, replaces scripts/configs/test.config (the
-# --series-commit of a benchmark builds an older series with its own).
+# --series-commit of a benchmark builds an older series with its own);
+# BUILD_OUT, when set, replaces $BUILD as the test kernel's folder (the
+# same, in its own folder and worktree: series_commit_build in common.sh).
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
 case ${1:-} in
-test)	b=$BUILD; frags=("${TEST_CONFIG:-$TOP/scripts/configs/test.config}") ;;
+test)	b=${BUILD_OUT:-$BUILD}; frags=("${TEST_CONFIG:-$TOP/scripts/configs/test.config}") ;;
 debug)	b=$BUILD_DEBUG; frags=("${TEST_CONFIG:-$TOP/scripts/configs/test.config}" "$TOP/scripts/configs/debug.config") ;;
 *)	die "usage: build.sh test|debug" ;;
 esac

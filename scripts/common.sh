@@ -11,7 +11,7 @@ BASE_PKG=linux-source-7.3
 BASE_VER=7.3.4-1~bpo13+1
 BASE_SUITE=trixie-backports
 BASE_DIR=${BASE_DIR:-$WORK/linux}          # git tree: branch "baseline" + branch "series"
-BUILD=$WORK/build-test          # O= folder of the test kernel
+BUILD=$WORK/build-test          # O= folder of the test kernel (BUILD_OUT: build.sh only)
 BUILD_DEBUG=$WORK/build-debug   # O= folder of the debug kernel
 # Held by every kernel build (2 cores: never two at once); override to share
 # one lock between several clones on a machine.
@@ -170,33 +170,52 @@ back_to_series() {
 }
 
 # series_commit_build WHO C BUILDDIR - for a benchmark's --series-commit C:
-# check out branch series-C in $BASE_DIR (baseline + git am of the series
-# this repository held at commit C: its series file and patches/) and build
-# the test kernel into $BUILD; on exit, branch series is checked out and
-# built again (with the test config of commit C for it, and this one's
-# after). BUILDDIR is the benchmark's --build, which must be $BUILD.
-# Sets short (C abbreviated), kernel (its label for run.txt) and exports
-# SERIES_BRANCH.
+# the series this repository held at commit C (its series file and
+# patches/), applied with git am to the baseline in a worktree of its own,
+# $WORK/series-SHORT/linux (branch series-SHORT), and its test kernel (with
+# the test config of commit C: the series' Kconfig symbols changed name in
+# v3) built in $WORK/series-SHORT/build. Branch series and $BUILD are not
+# touched; a second run reuses both (incremental build). BUILDDIR is the
+# benchmark's --build, which must be the default $BUILD. Sets build (to
+# the new folder), short (C abbreviated) and kernel (its label for
+# run.txt), and exports BASE_DIR and SERIES_BRANCH for the scripts the
+# benchmark calls (build stamps and guest.sh).
 series_commit_build() {
-	local who=$1 c=$2 n=0 p
+	local who=$1 c=$2 n=0 p wt pdir from
 	git -C "$TOP" cat-file -e "$c:series" 2>/dev/null || die "--series-commit: no series file at $c"
-	[ "$3" = "$BUILD" ] || die "--series-commit builds the test kernel in $BUILD: no --build with it"
-	need_clean_series
+	[ "$3" = "$BUILD" ] || die "--series-commit builds its own kernel: no --build with it"
+	c=$(git -C "$TOP" rev-parse "$c^{commit}")
 	short=$(git -C "$TOP" rev-parse --short "$c")
-	scb_pdir=$(mktemp -d)
-	scb_who=$who
-	trap 'rm -rf "$scb_pdir"; back_to_series "$scb_who"' EXIT
-	for p in $(git -C "$TOP" show "$c:series" | series_names); do
-		n=$((n + 1))
-		git -C "$TOP" show "$c:patches/$p" > "$scb_pdir/$(printf '%04d' $n)-$p"
-	done
-	git -C "$BASE_DIR" checkout -q -B "series-$short" baseline
-	git -C "$BASE_DIR" am -q "$scb_pdir"/*.patch || die "--series-commit: the series of $c does not apply to baseline"
-	# Its own test config: the series' Kconfig symbols changed name in v3.
-	git -C "$TOP" show "$c:scripts/configs/test.config" > "$scb_pdir/test.config"
-	TEST_CONFIG=$scb_pdir/test.config "$TOP/scripts/build.sh" test
-	export SERIES_BRANCH=series-$short
-	kernel="the $n patches of commit $short of this repository on 7.3.4 (test config)"
+	wt=$WORK/series-$short/linux
+	from=$WORK/series-$short/from
+	if [ "$(cat "$from" 2>/dev/null)" != "$c" ] || [ ! -d "$wt" ]; then
+		pdir=$(mktemp -d)
+		for p in $(git -C "$TOP" show "$c:series" | series_names); do
+			n=$((n + 1))
+			git -C "$TOP" show "$c:patches/$p" > "$pdir/$(printf '%04d' $n)-$p"
+		done
+		rm -f "$from"
+		git -C "$BASE_DIR" worktree remove --force "$wt" > /dev/null 2>&1 || rm -rf "$wt"
+		git -C "$BASE_DIR" worktree prune
+		mkdir -p "$(dirname "$wt")"
+		git -C "$BASE_DIR" worktree add -q -B "series-$short" "$wt" baseline ||
+			die "--series-commit: cannot make the worktree $wt"
+		if ! git -C "$wt" am -q "$pdir"/*.patch; then
+			git -C "$wt" am --abort > /dev/null 2>&1 || true
+			rm -rf "$pdir"
+			die "--series-commit: the series of $c does not apply to baseline"
+		fi
+		git -C "$TOP" show "$c:scripts/configs/test.config" > "$WORK/series-$short/test.config"
+		rm -rf "$pdir"
+		echo "$c" > "$from"
+	fi
+	n=$(git -C "$wt" rev-list --count baseline..HEAD)
+	build=$WORK/series-$short/build
+	log "$who: the series of commit $short in $wt, kernel in $build"
+	BASE_DIR=$wt TEST_CONFIG=$WORK/series-$short/test.config BUILD_OUT=$build \
+		"$TOP/scripts/build.sh" test
+	export BASE_DIR=$wt SERIES_BRANCH=series-$short
+	kernel="the $n patches of commit $short of this repository on linux-source-7.3 $BASE_VER (test config)"
 }
 
 # series_names - the patch names of a quilt-style series file on stdin.
@@ -219,11 +238,12 @@ icount_platform() {
 }
 
 # series_kernel - which kernel a measurement ran: the series as of the last
-# commit of this repository that changed it, applied to the baseline.
+# commit of this repository that changed it (a patch or the series file;
+# not the cover letter), applied to the baseline.
 series_kernel() {
 	printf 'the %s patches of the series as of repository commit %s (kernel branch series %s) on linux-source-7.3 %s (test config)' \
 		"$(git -C "$BASE_DIR" rev-list --count baseline..series)" \
-		"$(git -C "$TOP" log -1 --format=%h -- patches series)" \
+		"$(git -C "$TOP" log -1 --format=%h -- patches series ':!patches/0000-cover-letter.patch')" \
 		"$(git -C "$BASE_DIR" rev-parse --short series)" "$BASE_VER"
 }
 

@@ -1,0 +1,89 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# v2v3-think.sh [--v2 C] [--out DIR]
+# v2v3-think.sh --md DIR
+#
+# v2 against v3 where the series exists for: fio QD1 4 KiB random reads on
+# the deterministic platform (scripts/bench.sh --platform icount: emu_blk
+# at 20 us, the controller on CPU 2, fio on CPUs 0-1) with think times of
+# 0, 1, 5 and 20 ms, menu and teo, shallow_idle (cpu_latency_qos in v2)
+# off and auto, 2 s per cell: once with branch series (v3) and once with
+# the series of commit C (default 8411acc, v2 as it landed; bench.sh
+# --series-commit). The figure is the completions that ran on a CPU woken
+# from a deep state, per I/O, and the latency of auto against off.
+# A benchmark: prints a table, asserts nothing.
+#
+# --md DIR prints the table of such a run (scripts/figures.sh).
+#
+# Output: DIR (default $RESULTS/v2v3-think): v2/ and v3/ (bench.sh output:
+# summary.json, bench.md, ...), run.txt (commands, platform, date,
+# kernels, commit, wall time).
+set -euo pipefail
+. "$(dirname "$0")/common.sh"
+
+usage() {
+	sed -n '4,5s/^# //p' "$0" >&2
+	exit 2
+}
+
+# md DIR - per governor and think time: deep wakes per I/O off and auto
+# for v2 and v3, and auto's p50 and p99 over off.
+md() {
+	python3 - "$1" <<'PY'
+import json, sys
+d = sys.argv[1]
+s = {v: json.load(open(f"{d}/{v}/summary.json")) for v in ("v2", "v3")}
+def cell(v, g, w, c):
+    for x in s[v]["cells"]:
+        if (x["governor"], x["workload"], x["config"]) == (g, w, c) and not x["failed"]:
+            return x
+    sys.exit(f"v2v3-think: no cell {v} {g} {w} {c} in {d}")
+def wake(x):
+    return "%.3f" % x["deep_wake_per_io"]["median"]
+print("| governor | think ms | deep wakes / I/O, off (v3 kernel) | v2 auto | v3 auto | p50 auto/off, v2 | v3 | p99 auto/off, v2 | v3 |")
+print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+for g in s["v3"]["governors"]:
+    for w in s["v3"]["workloads"]:
+        o2, a2, o3, a3 = cell("v2", g, w, "off"), cell("v2", g, w, "auto"), cell("v3", g, w, "off"), cell("v3", g, w, "auto")
+        r = lambda a, o, k: "%.2f" % (a[k]["median"] / o[k]["median"])
+        print(f"| {g} | {int(w[5:-2]) / 1000:g} | {wake(o3)} | {wake(a2)} | {wake(a3)} | "
+              f"{r(a2, o2, 'p50_us')} | {r(a3, o3, 'p50_us')} | {r(a2, o2, 'p99_us')} | {r(a3, o3, 'p99_us')} |")
+PY
+}
+
+v2=8411acc out="" md_only=""
+args=("$@")
+while [ $# -gt 0 ]; do
+	case $1 in
+	--v2) v2=${2:?}; shift 2 ;;
+	--out) out=${2:?}; shift 2 ;;
+	--md) md_only=${2:?}; shift 2 ;;
+	*) usage ;;
+	esac
+done
+if [ -n "$md_only" ]; then
+	md "$md_only"
+	exit 0
+fi
+out=$(realpath -m "${out:-$RESULTS/v2v3-think}")
+[ ! -e "$out" ] || [ -f "$out/run.txt" ] || [ -z "$(ls -A "$out")" ] ||
+	die "$out exists and was not made by v2v3-think.sh: choose another --out"
+rm -rf "$out"
+mkdir -p "$out"
+bench=(--platform icount --govs menu,teo --configs off,auto
+	--workloads qd1-t0us,qd1-t1000us,qd1-t5000us,qd1-t20000us --runtime 2 --pairs 0 --no-poll)
+s=$(date +%s)
+"$TOP/scripts/bench.sh" "${bench[@]}" --out "$out/v3"
+"$TOP/scripts/bench.sh" "${bench[@]}" --series-commit "$v2" --out "$out/v2"
+{
+	echo "command=bash scripts/v2v3-think.sh ${args[*]}"
+	echo "bench_command=bash scripts/bench.sh ${bench[*]} [--series-commit $v2] --out DIR/v3|v2"
+	echo "platform=$(icount_platform 3), tools/emu-blk at 20 us, one queue per vCPU, controller CPU 2, fio on CPUs 0-1"
+	echo "date=$(date +%F)"
+	echo "kernel=$(series_kernel)"
+	echo "kernel_v2=the patches of commit $(git -C "$TOP" rev-parse --short "$v2") of this repository on linux-source-7.3 $BASE_VER (test config)"
+	echo "commit=$(git -C "$TOP" rev-parse --short HEAD)"
+	echo "wall_s=$(($(date +%s) - s))"
+} > "$out/run.txt"
+md "$out" | tee "$out/think.md"
