@@ -237,13 +237,23 @@ icount_platform() {
 	tcg_platform "$1" | sed 's/, TCG, /, TCG -icount shift=0,sleep=off, /'
 }
 
+# SERIES_PATHS - what the series is in this repository: the patches and
+# the series file, not the cover letter's text (git pathspecs).
+SERIES_PATHS=(patches series ':!patches/0000-cover-letter.patch')
+
+# series_commit - the last commit of this repository that changed the
+# series (SERIES_PATHS), abbreviated.
+series_commit() {
+	git -C "$TOP" log -1 --format=%h -- "${SERIES_PATHS[@]}"
+}
+
 # series_kernel - which kernel a measurement ran: the series as of the last
-# commit of this repository that changed it (a patch or the series file;
-# not the cover letter), applied to the baseline.
+# commit of this repository that changed it (series_commit), applied to
+# the baseline.
 series_kernel() {
 	printf 'the %s patches of the series as of repository commit %s (kernel branch series %s) on linux-source-7.3 %s (test config)' \
 		"$(git -C "$BASE_DIR" rev-list --count baseline..series)" \
-		"$(git -C "$TOP" log -1 --format=%h -- patches series ':!patches/0000-cover-letter.patch')" \
+		"$(series_commit)" \
 		"$(git -C "$BASE_DIR" rev-parse --short series)" "$BASE_VER"
 }
 

@@ -194,15 +194,15 @@ series_of() {
 }
 
 # stale RUN_TXT... - a "Stale" line when a run measured another series than
-# the one in this tree (the patches and series differ from the commit it
-# names; the cover letter's text does not count) or names no repository commit; nothing when every run is current.
+# the one in this tree (SERIES_PATHS differ from the commit it names) or
+# names no repository commit; nothing when every run is current.
 stale() {
 	local f c old=()
 	for f in "$@"; do
 		c=$(series_of "$f")
 		if [ -z "$c" ] || ! git -C "$TOP" cat-file -e "$c^{commit}" 2>/dev/null; then
 			old+=("${f#"$TOP"/}: names no repository commit")
-		elif ! git -C "$TOP" diff --quiet "$c" -- patches series ':!patches/0000-cover-letter.patch'; then
+		elif ! git -C "$TOP" diff --quiet "$c" -- "${SERIES_PATHS[@]}"; then
 			old+=("${f#"$TOP"/}: the series as of $c")
 		fi
 	done
@@ -510,14 +510,11 @@ SC=$TOP/data/scale
 SC2=$TOP/data/scale-v2
 VT=$TOP/data/v2v3-think
 
-# sc_md: v2 against v3 at scale (data/scale-v2, data/scale:
-# scripts/scale.sh) and at the think times (data/v2v3-think:
-# scripts/v2v3-think.sh). Only the v3 runs can be stale: v2 is the old
-# series on purpose.
+# sc_md SCALE_MD THINK_MD: v2 against v3 at scale (data/scale-v2,
+# data/scale: SCALE_MD, the table of scripts/scale.sh --report) and at the
+# think times (data/v2v3-think: THINK_MD, of scripts/v2v3-think.sh --md).
+# Only the v3 runs can be stale: v2 is the old series on purpose.
 sc_md() {
-	local sc vt
-	sc=$("$TOP/scripts/scale.sh" --report "$SC2" "$SC") || return 1
-	vt=$("$TOP/scripts/v2v3-think.sh" --md "$VT") || return 1
 	echo "<!-- figures scale begin -->"
 	stale "$SC/run.txt" "$VT/run.txt"
 	echo "v2 against v3 on the deterministic platform with 8 vCPUs: $(key "$SC/run.txt" platform)."
@@ -526,28 +523,25 @@ sc_md() {
 	echo "data in \`data/scale-v2/\` and \`data/scale/\`, table by \`scripts/scale.sh --report\`. A stream is 300 ms of QD1 reads;"
 	echo "the median over $(awk -F'\t' '$1 == "1q-1job"' "$SC/rounds.tsv" | wc -l) streams, [min-max]."
 	echo
-	echo "$sc"
+	cat "$1"
 	echo
 	echo "At the think times of the curve ($(key "$VT/run.txt" platform)):"
 	echo "\`$(key "$VT/run.txt" command)\` (v3: $(key "$VT/run.txt" kernel); v2: $(key "$VT/run.txt" kernel_v2);"
 	echo "$(key "$VT/run.txt" date), $(key "$VT/run.txt" wall_s) s); data in \`data/v2v3-think/\`, table by \`scripts/v2v3-think.sh --md\`."
 	echo
-	echo "$vt"
+	cat "$2"
 	echo "<!-- figures scale end -->"
 }
 
-# sc_txt: the same for the cover letter, as lines.
+# sc_txt SCALE_MD THINK_MD: the same for the cover letter, as lines.
 sc_txt() {
-	local sc vt
-	sc=$("$TOP/scripts/scale.sh" --report "$SC2" "$SC") || return 1
-	vt=$("$TOP/scripts/v2v3-think.sh" --md "$VT") || return 1
 	echo "  v2 against v3 at scale (QEMU -icount, 8 vCPUs, emu_blk at 20 us;"
 	echo "  v2 | v3):"
-	tail -n +3 <<< "$sc" | awk -F' *\\| *' '{ printf "  - %s: %s | %s\n", $2, $3, $4 }' |
+	tail -n +3 "$1" | awk -F' *\\| *' '{ printf "  - %s: %s | %s\n", $2, $3, $4 }' |
 		fold -s -w 72 | sed 's/ *$//; 2,$s/^\([^ ]\)/      \1/'
 	echo "  completions woken from C6 per I/O, QD1 (3 vCPUs), think"
 	echo "  0 / 1 / 5 / 20 ms:"
-	tail -n +3 <<< "$vt" |
+	tail -n +3 "$2" |
 		awk -F' *\\| *' '{ k = $2; o[k] = o[k] (o[k] == "" ? "" : " / ") $4; a2[k] = a2[k] (a2[k] == "" ? "" : " / ") $5; a3[k] = a3[k] (a3[k] == "" ? "" : " / ") $6; if (!(k in seen)) { seen[k] = 1; g[++n] = k } }
 		END { for (i = 1; i <= n; i++) printf "  - %s: off %s; v2 auto %s; v3 auto %s\n", g[i], o[g[i]], a2[g[i]], a3[g[i]] }' |
 		fold -s -w 72 | sed 's/ *$//; s/^\([^ ]\)/      \1/'
@@ -646,8 +640,10 @@ for f in "$SC/rounds.tsv" "$SC/rates.tsv" "$SC/run.txt" "$SC2/rounds.tsv" "$SC2/
 	"$VT/v2/summary.json" "$VT/v3/summary.json" "$VT/run.txt"; do
 	[ -s "$f" ] || { echo "FAIL figures: ${f#"$TOP"/} missing"; exit 1; }
 done
-sc_md > "$tmp/sc_md" || { echo "FAIL figures: data/scale, data/scale-v2 or data/v2v3-think"; exit 1; }
-sc_txt > "$tmp/sc_txt" || { echo "FAIL figures: data/scale, data/scale-v2 or data/v2v3-think"; exit 1; }
+"$TOP/scripts/scale.sh" --report "$SC2" "$SC" > "$tmp/scale" || { echo "FAIL figures: data/scale or data/scale-v2"; exit 1; }
+"$TOP/scripts/v2v3-think.sh" --md "$VT" > "$tmp/v2v3" || { echo "FAIL figures: data/v2v3-think"; exit 1; }
+sc_md "$tmp/scale" "$tmp/v2v3" > "$tmp/sc_md"
+sc_txt "$tmp/scale" "$tmp/v2v3" > "$tmp/sc_txt"
 ls "$MT"/*/timings.tsv > /dev/null 2>&1 || { echo "FAIL figures: no run in data/main-time"; exit 1; }
 mt_md > "$tmp/mt_md"
 [ "$(tail -n +2 "$ST/tables.tsv" 2>/dev/null | wc -l)" -gt 20 ] || { echo "FAIL figures: data/state-tables/tables.tsv missing or short"; exit 1; }

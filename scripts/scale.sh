@@ -133,7 +133,7 @@ if [ ${#report_dirs[@]} -gt 0 ]; then
 fi
 [[ $rounds =~ ^[1-9][0-9]*$ ]] || die "--rounds wants a number, got $rounds"
 [[ $runtime =~ ^[1-9][0-9]*$ ]] || die "--runtime wants whole seconds, got $runtime"
-kernel=$(series_kernel) label="v3 ($(git -C "$TOP" log -1 --format=%h -- patches series ':!patches/0000-cover-letter.patch'))"
+kernel=$(series_kernel) label="v3 ($(series_commit))"
 if [ -n "$scommit" ]; then
 	series_commit_build scale "$scommit" "$build"
 	label="$scommit"

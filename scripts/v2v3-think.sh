@@ -67,10 +67,7 @@ if [ -n "$md_only" ]; then
 	exit 0
 fi
 out=$(realpath -m "${out:-$RESULTS/v2v3-think}")
-[ ! -e "$out" ] || [ -f "$out/run.txt" ] || [ -z "$(ls -A "$out")" ] ||
-	die "$out exists and was not made by v2v3-think.sh: choose another --out"
-rm -rf "$out"
-mkdir -p "$out"
+own_out "$out" .v2v3-think-run
 bench=(--platform icount --govs menu,teo --configs off,auto
 	--workloads qd1-t0us,qd1-t1000us,qd1-t5000us,qd1-t20000us --runtime 2 --pairs 0 --no-poll)
 s=$(date +%s)

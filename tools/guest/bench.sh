@@ -374,7 +374,7 @@ wake_count() {
 		if ($1 == "<idle>-0" && index(deep, " " last[$2] " ")) k++
 	}
 	END { printf "{\"completions\": %d, \"deep\": %d", n, k }' "$TRW/trace"
-	printf ', "lost": %d}' "$(awk '/^overrun:/ { s += $2 } END { print s + 0 }' "$TRW"/per_cpu/cpu*/stats 2>/dev/null)"
+	printf ', "lost": %d}' "$(trace_overruns "$TRW")"
 }
 
 # pkg_snap - "all_in_ns now_ns" of emu_cstates' package file, or "-".
@@ -476,14 +476,6 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
-
-# loc_snap [NAME] - the count of interrupt NAME (default LOC, the local
-# timer; CAL: function call IPIs, the emulated device's doorbells and
-# completions; RES: rescheduling IPIs) of every CPU from /proc/interrupts,
-# space-separated in CPU order.
-loc_snap() {
-	awk -v n="${1:-LOC}:" '$1 == n { for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++) printf "%s ", $i }' /proc/interrupts
-}
 
 # loc_delta BEFORE AFTER - JSON list of the per-CPU differences.
 loc_delta() {

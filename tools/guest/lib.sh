@@ -278,3 +278,17 @@ si_attr() {
 		echo shallow_idle
 	fi
 }
+
+# loc_snap [NAME] - the count of interrupt NAME (default LOC, the local
+# timer; CAL: function call IPIs, the emulated device's doorbells and
+# completions; RES: rescheduling IPIs) of every CPU from /proc/interrupts,
+# space-separated in CPU order.
+loc_snap() {
+	awk -v n="${1:-LOC}:" '$1 == n { for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++) printf "%s ", $i }' /proc/interrupts
+}
+
+# trace_overruns DIR - the events the tracefs buffer (or instance) DIR
+# dropped since it was last emptied, over all CPUs.
+trace_overruns() {
+	awk '/^overrun:/ { s += $2 } END { print s + 0 }' "$1"/per_cpu/cpu*/stats 2>/dev/null
+}

@@ -99,18 +99,13 @@ summarize() {
 
 # no_loss - fails when the buffer dropped events since it was emptied.
 no_loss() {
-	_l=$(awk '/^overrun:/ { s += $2 } END { print s + 0 }' "$T"/per_cpu/cpu*/stats)
+	_l=$(trace_overruns "$T")
 	[ "$_l" -eq 0 ] || fail "the trace buffer dropped $_l events ($1)"
 }
 
-# irq_snap NAME - the counts of interrupt NAME of CPUs 0-7, comma-separated.
-irq_snap() {
-	awk -v n="$1:" '$1 == n { s = ""; for (i = 2; i <= 9; i++) s = s (i > 2 ? "," : "") $i; print s }' /proc/interrupts
-}
-
-# irq_delta A B - B minus A, element by element.
+# irq_delta A B - B minus A (two loc_snap lists), comma-separated.
 irq_delta() {
-	echo "$1 $2" | awk '{ n = split($1, a, ","); split($2, b, ",")
+	echo "$1|$2" | awk -F'|' '{ n = split($1, a, " "); split($2, b, " ")
 		for (i = 1; i <= n; i++) printf "%s%d", (i > 1 ? "," : ""), b[i] - a[i]; print "" }'
 }
 
@@ -168,13 +163,13 @@ for w in 8ns-off 8ns-auto; do
 	sleep 0.2
 	# shellcheck disable=SC2086
 	trace_on $devts
-	l0=$(irq_snap LOC) r0=$(irq_snap RES) c0=$(irq_snap CAL)
+	l0=$(loc_snap) r0=$(loc_snap RES) c0=$(loc_snap CAL)
 	taskset -c 0-5 fio --name=scale --filename="$files" --file_service_type=roundrobin \
 		--direct=1 --rw=randread --bs=4k --ioengine=psync --iodepth=1 \
 		--numjobs=6 --cpus_allowed=0-5 --cpus_allowed_policy=split \
 		--time_based --runtime="$runtime" --output=/dev/null > /dev/null 2>&1 ||
 		fail "fio failed ($w)"
-	l1=$(irq_snap LOC) r1=$(irq_snap RES) c1=$(irq_snap CAL)
+	l1=$(loc_snap) r1=$(loc_snap RES) c1=$(loc_snap CAL)
 	echo 0 > "$T/tracing_on"
 	no_loss "$w"
 	s=$(summarize)
