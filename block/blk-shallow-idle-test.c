@@ -83,13 +83,13 @@ static void blk_shallow_idle_parse_test(struct kunit *test)
 /* Long enough to check "still raised" well inside it under emulation. */
 #define TEST_HOLD_MS	1000
 /*
- * What the relax may take beyond the hold periods: the jiffy the hold is
- * rounded up by, an RCU grace period and a work item's latency, under
- * emulation with lockdep and KASAN.
+ * What the relax may take beyond the hold period: the jiffy the hold is
+ * rounded up by and a work item's latency, under emulation with lockdep
+ * and KASAN.
  */
 #define TEST_SLACK_MS	250
-/* Relaxed at the latest two hold periods after the last request. */
-#define TEST_RELAX_MS	(2 * TEST_HOLD_MS + TEST_SLACK_MS)
+/* Relaxed at the latest one hold period plus the slack after the last request. */
+#define TEST_RELAX_MS	(TEST_HOLD_MS + TEST_SLACK_MS)
 #define TEST_LIMIT_US	4242
 #define NO_LIMIT	PM_QOS_RESUME_LATENCY_NO_CONSTRAINT
 
@@ -465,8 +465,8 @@ static void blk_shallow_idle_stream_test(struct kunit *test)
 
 /*
  * Raised until a whole hold period passed without a request; a request
- * within it extends the hold; relaxed within two hold periods after the
- * last one.
+ * within it extends the hold; relaxed within a hold period plus the slack
+ * after the last one.
  */
 static void blk_shallow_idle_hold_test(struct kunit *test)
 {
@@ -586,32 +586,62 @@ static bool wait_all(struct request_queue *q, s32 value, unsigned int ms)
 }
 
 /*
- * A stream followed by silence is relaxed one hold period after the raise,
- * not two: the raise takes the marks of the completions that started
- * the busy period, so the relax comes between one hold period and one
- * hold period plus the slack after the last request.
+ * Issue a request every tenth of a hold period for @ms after the raise,
+ * then return how long after the last request every CPU was relaxed.
  */
-static void blk_shallow_idle_relax_bound_test(struct kunit *test)
+static unsigned int stream_then_relax(struct kunit *test, struct test_ctx *ctx,
+				      unsigned int ms)
 {
-	struct test_ctx *ctx = test->priv;
 	struct request_queue *q = ctx->disk->queue;
-	unsigned long last;
-	unsigned int ms;
+	unsigned long last, end;
 
 	KUNIT_ASSERT_EQ(test, blk_shallow_idle_set_mode(q, TEST_LIMIT_US), 0);
 	test_stream(test, ctx);
 	last = jiffies;
 	KUNIT_ASSERT_TRUE_MSG(test, wait_all(q, TEST_LIMIT_US, TEST_HOLD_MS / 2),
 			      "not raised");
+	end = jiffies + msecs_to_jiffies(ms);
+	while (time_before(jiffies, end)) {
+		msleep(TEST_HOLD_MS / 10);
+		test_issue(test, ctx);
+		last = jiffies;
+	}
 	KUNIT_ASSERT_TRUE_MSG(test, wait_all(q, NO_LIMIT, 3 * TEST_HOLD_MS),
 			      "not relaxed 3 hold periods after the last request");
-	ms = jiffies_to_msecs(jiffies - last);
-	KUNIT_EXPECT_GE_MSG(test, ms, TEST_HOLD_MS,
+	return jiffies_to_msecs(jiffies - last);
+}
+
+/* Relaxed between one hold period and that plus the slack after @ms of I/O. */
+static void expect_relax_bound(struct kunit *test, unsigned int ms)
+{
+	unsigned int after = stream_then_relax(test, test->priv, ms);
+
+	KUNIT_EXPECT_GE_MSG(test, after, TEST_HOLD_MS,
 			    "relaxed %u ms after the last request, inside the hold period",
-			    ms);
-	KUNIT_EXPECT_LE_MSG(test, ms, TEST_HOLD_MS + TEST_SLACK_MS,
+			    after);
+	KUNIT_EXPECT_LE_MSG(test, after, TEST_HOLD_MS + TEST_SLACK_MS,
 			    "relaxed %u ms after the last request, hold period %u ms",
-			    ms, TEST_HOLD_MS);
+			    after, TEST_HOLD_MS);
+}
+
+/*
+ * A stream that stops at the raise is relaxed one hold period after its
+ * last request, not two: the raise starts the hold period.
+ */
+static void blk_shallow_idle_relax_bound_test(struct kunit *test)
+{
+	expect_relax_bound(test, 0);
+}
+
+/*
+ * A stream that stops just after a hold period has ended (1.05 hold
+ * periods after the raise) is relaxed one hold period after its last
+ * request too: the hold runs from each CPU's last completion, not to the
+ * end of the next period.
+ */
+static void blk_shallow_idle_relax_bound_late_test(struct kunit *test)
+{
+	expect_relax_bound(test, TEST_HOLD_MS * 105 / 100);
 }
 
 /* Two disks on one BLOCKING tag set; the first one's ->queue_rq() sleeps. */
@@ -721,6 +751,67 @@ free_set:
 	if (!IS_ERR(b->sleeper))
 		put_disk(b->sleeper);
 	blk_mq_free_tag_set(&b->set);
+}
+
+/* The request the relax window completes, and that it has. */
+static struct request *window_rq;
+static bool window_done;
+
+static void complete_in_window(struct blk_mq_hw_ctx *hctx)
+{
+	struct request *rq = READ_ONCE(window_rq);
+
+	if (rq && rq->mq_hctx == hctx && cmpxchg(&window_rq, rq, NULL) == rq) {
+		blk_mq_end_request(rq, BLK_STS_OK);
+		WRITE_ONCE(window_done, true);
+	}
+}
+
+static void clear_relax_hook(void *unused)
+{
+	WRITE_ONCE(blk_shallow_idle_relax_hook, NULL);
+}
+
+/*
+ * A completion that lands inside the relax, after the work item's first
+ * look at a CPU and before it takes the CPU out of the held set, keeps the
+ * CPU held: the work item looks again after its barrier (the issue/relax
+ * handshake). The completion takes the fast path, so nothing else would
+ * raise the CPU again.
+ */
+static void blk_shallow_idle_relax_window_test(struct kunit *test)
+{
+	struct test_ctx *ctx = test->priv;
+	struct request_queue *q = ctx->disk->queue;
+	struct request *rq;
+	int i;
+
+	KUNIT_ASSERT_EQ(test, blk_shallow_idle_set_mode(q, TEST_LIMIT_US), 0);
+	test_stream(test, ctx);
+	expect_all(test, q, TEST_LIMIT_US, TEST_HOLD_MS / 2, "not raised");
+	/* Submitted here: its completion notes the test CPU. */
+	test_start(test, ctx);
+	WRITE_ONCE(window_done, false);
+	WRITE_ONCE(window_rq, ctx->held);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, clear_relax_hook,
+							NULL), 0);
+	WRITE_ONCE(blk_shallow_idle_relax_hook, complete_in_window);
+	for (i = 0; i < 3 * TEST_HOLD_MS && !READ_ONCE(window_done); i++)
+		usleep_range(1000, 2000);
+	clear_relax_hook(NULL);
+	rq = xchg(&window_rq, NULL);
+	WRITE_ONCE(ctx->hold, false);
+	ctx->held = NULL;
+	if (rq) {
+		blk_mq_end_request(rq, BLK_STS_OK);
+		KUNIT_FAIL(test, "no relax started 3 hold periods after the raise");
+		return;
+	}
+	/* Well inside the new hold period: still raised. */
+	KUNIT_EXPECT_FALSE_MSG(test,
+			       wait_resume_latency(test_cpu, NO_LIMIT, 200),
+			       "CPU%u relaxed although a request completed during the relax",
+			       test_cpu);
 }
 
 /* Starts a stream from a CPU's PM QoS notifier, once, when it is relaxed. */
@@ -837,7 +928,7 @@ static unsigned int other_cpu(struct kunit *test)
 /*
  * A CPU that starts completing I/O during a busy period is raised at once,
  * not at the end of the hold period; once it stops, it is relaxed within
- * two hold periods while the CPU that goes on stays raised.
+ * a hold period plus the slack while the CPU that goes on stays raised.
  */
 static void blk_shallow_idle_join_test(struct kunit *test)
 {
@@ -861,7 +952,7 @@ static void blk_shallow_idle_join_test(struct kunit *test)
 		msleep(TEST_HOLD_MS / 4);
 	}
 	KUNIT_EXPECT_EQ_MSG(test, cpu_resume_latency(other), NO_LIMIT,
-			    "CPU%u still raised two hold periods after its I/O",
+			    "CPU%u still raised a hold period after its I/O",
 			    other);
 	KUNIT_EXPECT_EQ_MSG(test, cpu_resume_latency(test_cpu), TEST_LIMIT_US,
 			    "CPU%u relaxed while its stream went on", test_cpu);
@@ -1171,9 +1262,11 @@ static struct kunit_case blk_shallow_idle_test_cases[] = {
 	KUNIT_CASE(blk_shallow_idle_stream_test),
 	KUNIT_CASE(blk_shallow_idle_hold_test),
 	KUNIT_CASE(blk_shallow_idle_relax_bound_test),
+	KUNIT_CASE(blk_shallow_idle_relax_bound_late_test),
 	KUNIT_CASE(blk_shallow_idle_stall_test),
 	KUNIT_CASE(blk_shallow_idle_blocking_test),
 	KUNIT_CASE(blk_shallow_idle_handshake_test),
+	KUNIT_CASE(blk_shallow_idle_relax_window_test),
 	KUNIT_CASE(blk_shallow_idle_kick_during_relax_test),
 	KUNIT_CASE(blk_shallow_idle_work_rate_test),
 	KUNIT_CASE(blk_shallow_idle_join_test),

@@ -21,11 +21,12 @@
  * - **Completion.** __blk_mq_end_request() and blk_mq_end_request_batch()
  *   call blk_shallow_idle_complete() for every request, and so does the CPU
  *   that took the interrupt when it sends the completion to another CPU.
- *   It marks the CPU it runs on and the CPU that submitted the request (the
- *   CPU of its software queue): the CPUs that wake for the completion.
- *   While those CPUs are held that is a few bit tests and, at most once per
- *   hold period per CPU, one atomic bit set: no lock, no iteration over
- *   CPUs or requests, no PM QoS call. Issuing a request marks nothing, so a
+ *   It notes the time (in jiffies) on the CPU it runs on and on the CPU
+ *   that submitted the request (the CPU of its software queue): the CPUs
+ *   that wake for the completion. While those CPUs are held that is two bit
+ *   tests and, at most once per jiffy per CPU, one store and a memory
+ *   barrier: no lock, no atomic operation, no iteration over CPUs or
+ *   requests, no PM QoS call. Issuing a request notes nothing, so a
  *   request that is started and requeued again and again (dm-multipath with
  *   queue_if_no_path and no path) holds no CPU: only completions do.
  *
@@ -56,35 +57,39 @@
  *   domain governor checks it), so a CPU whose idle states no limit can
  *   change is not constrained at all.
  *
- * - **Hold and relax.** The work item runs once per hold period
- *   (%BLK_SHALLOW_IDLE_HOLD_MS plus one jiffy) and takes the marks; the
- *   raise takes them too, so the first period counts only completions
- *   after the raise. A CPU that saw no completion for a whole period is
- *   relaxed to %PM_QOS_RESUME_LATENCY_NO_CONSTRAINT, and woken if it is
- *   idle, so that it picks a deep state now and not at its next event; the
- *   busy period ends when no CPU is held. A CPU is therefore relaxed one to
- *   two hold periods after its last completion, plus one RCU grace period
- *   (see below), rounded up to jiffies. Requests still in flight do not
- *   hold the limits: a request that takes longer than the hold period
- *   gains at most the deep state's exit latency over the hold period
- *   (under 4 % with C6 at 290 us), and requests that are requeued or
- *   parked (a multipath device without a path, a reconnecting NVMe-oF
- *   controller) must not hold their CPUs forever. Counting whole periods
- *   rather than comparing time stamps keeps a busy hctx raised even when
- *   the timer runs late.
+ * - **Hold and relax.** A CPU is held until a hold period
+ *   (%BLK_SHALLOW_IDLE_HOLD_MS rounded up to jiffies, plus one jiffy) went
+ *   by without a completion on it. The work item runs when the first held
+ *   CPU's hold period ends, which in a steady stream is once per hold
+ *   period, compares the time noted on each held CPU with the time now,
+ *   and relaxes those whose hold period has ended to
+ *   %PM_QOS_RESUME_LATENCY_NO_CONSTRAINT, waking them if they are idle so
+ *   that they pick a deep state now and not at their next event. The busy
+ *   period ends when no CPU is held. A CPU is therefore relaxed between
+ *   %BLK_SHALLOW_IDLE_HOLD_MS (rounded up to jiffies) and one jiffy more
+ *   after its last completion, 8 to 12 ms at HZ=250, plus the latency of
+ *   the work item: the relax waits for nothing else. Requests still in
+ *   flight do not hold the limits: a request that takes longer than the
+ *   hold period gains at most the deep state's exit latency over the hold
+ *   period (under 4 % with C6 at 290 us), and requests that are requeued
+ *   or parked (a multipath device without a path, a reconnecting NVMe-oF
+ *   controller) must not hold their CPUs forever. A work item that runs
+ *   late relaxes late, never early: it compares times, it does not count
+ *   its runs.
  *
- * The relax pairs with the completion path without a barrier there: the
- * completion marks its CPUs and reads @held inside one RCU read section,
- * and the work item takes the idle CPUs out of @held, starts a grace period
- * with start_poll_synchronize_rcu() and, in a later run once
- * poll_state_synchronize_rcu() says it has elapsed, reads their marks. A
- * completion that still saw its CPU held has finished by then, and its
- * mark is visible: the CPU stays held. A completion that sees it not held
- * takes the slow path above. No work item sleeps for the grace period,
- * and the relax waits for no dispatch: not for a BLOCKING tag set's SRCU
- * readers (nbd's ->queue_rq() may sleep until a connection comes back, and
- * NVMe-oF namespaces share one tag set), and not for drivers that start
- * requests outside ->queue_rq().
+ * The relax pairs with the completion path by a store-buffering pair of
+ * memory barriers, paid by a completion only when it notes a new jiffy: the
+ * completion stores the time, then reads @held; the work item takes the
+ * CPUs out of @held, then reads their times again. A completion that the
+ * work item does not see has seen its CPU not held and takes the slow path
+ * above: it joins the busy period if one still runs, and is otherwise the
+ * first completion after a hold period without one, which is what it is.
+ * A completion in the same jiffy as an earlier one on that CPU relies on
+ * the earlier one's store and barrier.
+ * The relax waits for no grace period and for no dispatch: not for a
+ * BLOCKING tag set's SRCU readers (nbd's ->queue_rq() may sleep until a
+ * connection comes back, and NVMe-oF namespaces share one tag set), and
+ * not for drivers that start requests outside ->queue_rq().
  *
  * The CPUs that can be raised are those of the hctx mask. For managed
  * interrupts (NVMe and most multi-queue drivers) the completion interrupt
@@ -169,6 +174,27 @@
 VISIBLE_IF_KUNIT unsigned int blk_shallow_idle_hold_ms =
 	BLK_SHALLOW_IDLE_HOLD_MS;
 
+#if IS_ENABLED(CONFIG_KUNIT)
+/*
+ * KUnit's way into the relax of an hctx: called between the first look at
+ * its held CPUs and taking them out of @held, where it completes a request.
+ */
+void (*blk_shallow_idle_relax_hook)(struct blk_mq_hw_ctx *hctx);
+
+static void blk_shallow_idle_relax_window(struct blk_mq_hw_ctx *hctx)
+{
+	void (*hook)(struct blk_mq_hw_ctx *hctx);
+
+	hook = READ_ONCE(blk_shallow_idle_relax_hook);
+	if (hook)
+		hook(hctx);
+}
+#else
+static inline void blk_shallow_idle_relax_window(struct blk_mq_hw_ctx *hctx)
+{
+}
+#endif
+
 /* Bits in blk_shallow_idle->state. */
 enum {
 	BLK_SHALLOW_IDLE_ACTIVE,		/* busy period: work item queued or running */
@@ -188,18 +214,16 @@ struct blk_shallow_idle_cpu {
 
 /**
  * struct blk_shallow_idle - State of the policy for one hardware queue.
- * @marks: CPUs that took part in a completion since @work last looked; a
- *	CPU's bit is set by completions only when clear, i.e. at most once
- *	per hold period.
+ * @marks: CPUs not held that took part in a completion since @work last
+ *	looked; a CPU's bit is set by completions only when clear.
  * @held: CPUs taken into the busy period (their requests hold their
  *	limits); written by @work only, read by completions.
+ * @last: per CPU, jiffies of the last completion the CPU took part in
+ *	while held (or of its take-in); stored by completions at most once
+ *	per jiffy.
  * @last_unheld: jiffies of the last completion on CPUs not held.
  * @state: %BLK_SHALLOW_IDLE_ACTIVE.
  * @misses: completions on CPUs not held, per CPU (statistics).
- * @relaxing: CPUs were taken out of @held and @work waits for the grace
- *	period @gp before it reads their marks.
- * @gp: cookie of that grace period, from start_poll_synchronize_rcu().
- * @period_end: jiffies when the current hold period ends.
  * @hctx: the hardware queue.
  * @q: its request queue, referenced until this is freed.
  * @mode: %BLK_SHALLOW_IDLE_AUTO or an explicit limit in microseconds.
@@ -218,7 +242,6 @@ struct blk_shallow_idle_cpu {
  * @relaxes: times a busy period ended.
  * @runs: times @work ran (statistics: once per hold period while raised).
  * @mask: the CPUs of @cpus.
- * @relax_mask: the CPUs taken out of @held, while @relaxing.
  * @scratch: scratch space of @work.
  * @limits: the cpuidle limits of the CPUs @work raises, in the order of
  *	@mask; scratch space of @work.
@@ -231,10 +254,8 @@ struct blk_shallow_idle {
 	unsigned long last_unheld;
 	unsigned long state;
 	unsigned long __percpu *misses;
+	unsigned long __percpu *last;
 
-	bool relaxing;
-	unsigned long gp;
-	unsigned long period_end;
 	struct blk_mq_hw_ctx *hctx;
 	struct request_queue *q;
 	int mode;
@@ -249,7 +270,6 @@ struct blk_shallow_idle {
 	unsigned long relaxes;
 	unsigned long runs;
 	cpumask_var_t mask;
-	cpumask_var_t relax_mask;
 	cpumask_var_t scratch;
 	struct cpuidle_cpu_latency *limits;
 	unsigned int nr_cpus;
@@ -349,17 +369,20 @@ static s32 blk_shallow_idle_apply(struct blk_shallow_idle *cl,
 }
 
 /*
- * Take the CPUs in @cpus into the busy period: raise their requests, then
- * let their completions take the fast path.
+ * Take the CPUs in @cpus into the busy period at @now: raise their requests,
+ * start their hold periods, then let their completions take the fast path.
  */
 static void blk_shallow_idle_take(struct blk_shallow_idle *cl,
-				  const struct cpumask *cpus)
+				  const struct cpumask *cpus, unsigned long now)
 {
+	unsigned int cpu;
 	s32 min;
 
 	if (cpumask_empty(cpus))
 		return;
 	min = blk_shallow_idle_apply(cl, cpus);
+	for_each_cpu(cpu, cpus)
+		WRITE_ONCE(*per_cpu_ptr(cl->last, cpu), now);
 	cpumask_or(cl->held, cl->held, cpus);
 	trace_block_shallow_idle_raise(cl->dev, cl->hctx_num,
 				       cpumask_weight(cpus), min);
@@ -379,26 +402,25 @@ static void blk_shallow_idle_take_marks(struct blk_shallow_idle *cl,
 		cpumask_bits(snap)[w] = xchg(&marks[w], 0);
 }
 
-/* Start a busy period with the CPUs of the completions that kicked it. */
-static void blk_shallow_idle_raise(struct blk_shallow_idle *cl)
+/*
+ * Take in the CPUs marked since the last look: they joined the busy period,
+ * or, if no CPU is held, they start one.
+ */
+static void blk_shallow_idle_join(struct blk_shallow_idle *cl,
+				  unsigned long now)
 {
-	/* The first hold period counts completions from here on. */
+	bool first = cpumask_empty(cl->held);
+
 	blk_shallow_idle_take_marks(cl, cl->scratch);
+	cpumask_andnot(cl->scratch, cl->scratch, cl->held);
 	cpumask_and(cl->scratch, cl->scratch, cl->mask);
 	if (cpumask_empty(cl->scratch))
 		return;
-	cl->refreshed = jiffies;
-	cl->period_end = jiffies + blk_shallow_idle_hold();
-	blk_shallow_idle_take(cl, cl->scratch);
-	WRITE_ONCE(cl->raises, cl->raises + 1);
-}
-
-/* Take in the CPUs marked but not held: they joined the busy period. */
-static void blk_shallow_idle_join(struct blk_shallow_idle *cl)
-{
-	cpumask_andnot(cl->scratch, cl->marks, cl->held);
-	cpumask_and(cl->scratch, cl->scratch, cl->mask);
-	blk_shallow_idle_take(cl, cl->scratch);
+	if (first)
+		cl->refreshed = now;
+	blk_shallow_idle_take(cl, cl->scratch, now);
+	if (first)
+		WRITE_ONCE(cl->raises, cl->raises + 1);
 }
 
 /*
@@ -430,41 +452,53 @@ static void blk_shallow_idle_release(struct blk_shallow_idle *cl,
 		trace_block_shallow_idle_relax(cl->dev, cl->hctx_num, n);
 }
 
-/*
- * A hold period ended. Take in the CPUs that joined in it; take out of
- * @held those that saw no completion in it, and start the grace period
- * after which every completion that still saw them held has made its mark
- * visible (see __blk_shallow_idle_complete()).
- */
-static void blk_shallow_idle_period_end(struct blk_shallow_idle *cl)
+/* When the hold period of held @cpu ends. */
+static unsigned long blk_shallow_idle_hold_end(struct blk_shallow_idle *cl,
+					       unsigned int cpu)
 {
-	blk_shallow_idle_take_marks(cl, cl->scratch);
-	cl->period_end = jiffies + blk_shallow_idle_hold();
-	cpumask_andnot(cl->relax_mask, cl->held, cl->scratch);
-	cpumask_andnot(cl->scratch, cl->scratch, cl->held);
-	cpumask_and(cl->scratch, cl->scratch, cl->mask);
-	blk_shallow_idle_take(cl, cl->scratch);
-	if (cpumask_empty(cl->relax_mask))
-		return;
-	cpumask_andnot(cl->held, cl->held, cl->relax_mask);
-	cl->gp = start_poll_synchronize_rcu();
-	cl->relaxing = true;
+	return READ_ONCE(*per_cpu_ptr(cl->last, cpu)) + blk_shallow_idle_hold();
 }
 
 /*
- * The grace period of the relax has elapsed: CPUs marked since they were
- * taken out of @held are held again (their requests never changed), the
- * others are relaxed. Then take in CPUs that joined meanwhile.
+ * Relax the held CPUs whose hold period has ended at @now, and return when
+ * the next one ends. A CPU is taken out of @held before its time is read a
+ * second time, so that a completion noting it meanwhile either is seen
+ * here and keeps it held, or sees it not held (see
+ * blk_shallow_idle_note()).
  */
-static void blk_shallow_idle_finish_relax(struct blk_shallow_idle *cl)
+static unsigned long blk_shallow_idle_expire(struct blk_shallow_idle *cl,
+					     unsigned long now)
 {
-	cl->relaxing = false;
-	/* Pairs with the mark stored before the held check of completions. */
-	cpumask_and(cl->scratch, cl->relax_mask, cl->marks);
-	cpumask_or(cl->held, cl->held, cl->scratch);
-	cpumask_andnot(cl->relax_mask, cl->relax_mask, cl->scratch);
-	blk_shallow_idle_release(cl, cl->relax_mask);
-	blk_shallow_idle_join(cl);
+	unsigned long end, next = now + blk_shallow_idle_hold();
+	struct cpumask *expired = cl->scratch;
+	unsigned int cpu;
+
+	cpumask_clear(expired);
+	for_each_cpu(cpu, cl->held) {
+		end = blk_shallow_idle_hold_end(cl, cpu);
+		if (!time_before(now, end))
+			__cpumask_set_cpu(cpu, expired);
+		else if (time_before(end, next))
+			next = end;
+	}
+	if (cpumask_empty(expired))
+		return next;
+
+	blk_shallow_idle_relax_window(cl->hctx);
+	cpumask_andnot(cl->held, cl->held, expired);
+	/* Pairs with smp_mb() in blk_shallow_idle_note(). */
+	smp_mb();
+	for_each_cpu(cpu, expired) {
+		end = blk_shallow_idle_hold_end(cl, cpu);
+		if (!time_before(now, end))
+			continue;
+		__cpumask_clear_cpu(cpu, expired);
+		cpumask_set_cpu(cpu, cl->held);
+		if (time_before(end, next))
+			next = end;
+	}
+	blk_shallow_idle_release(cl, expired);
+	return next;
 }
 
 /*
@@ -474,10 +508,6 @@ static void blk_shallow_idle_finish_relax(struct blk_shallow_idle *cl)
  */
 static void blk_shallow_idle_suspend(struct blk_shallow_idle *cl)
 {
-	/* Only held or relaxing CPUs hold requests. */
-	if (cl->relaxing)
-		cpumask_or(cl->held, cl->held, cl->relax_mask);
-	cl->relaxing = false;
 	if (!cpumask_empty(cl->held)) {
 		cpumask_copy(cl->scratch, cl->held);
 		cpumask_clear(cl->held);
@@ -490,8 +520,8 @@ static void blk_shallow_idle_suspend(struct blk_shallow_idle *cl)
 
 /*
  * Start a busy period unless one is running; with @now, also have a
- * running one look at the marks at once rather than at the end of its
- * hold period. The caller has set its marks.
+ * running one look at the marks at once rather than when its next hold
+ * period ends. The caller has set its marks.
  */
 static void blk_shallow_idle_kick(struct blk_shallow_idle *cl, bool now)
 {
@@ -527,7 +557,7 @@ static void blk_shallow_idle_work_fn(struct work_struct *work)
 {
 	struct blk_shallow_idle *cl = container_of(to_delayed_work(work),
 						 struct blk_shallow_idle, work);
-	unsigned long now = jiffies;
+	unsigned long now = jiffies, next;
 
 	/* Being freed: blk_shallow_idle_free() removes the requests. */
 	if (READ_ONCE(cl->detached))
@@ -538,49 +568,39 @@ static void blk_shallow_idle_work_fn(struct work_struct *work)
 		blk_shallow_idle_suspend(cl);
 		return;
 	}
-	if (cl->relaxing) {
-		/* Look again at the next tick until the grace period is over. */
-		if (!poll_state_synchronize_rcu(cl->gp)) {
-			queue_delayed_work(blk_shallow_idle_wq, &cl->work, 1);
-			return;
-		}
-		blk_shallow_idle_finish_relax(cl);
-	} else if (cpumask_empty(cl->held)) {
-		blk_shallow_idle_raise(cl);
-	} else if (time_before(now, cl->period_end)) {
-		blk_shallow_idle_join(cl);
-	} else {
-		blk_shallow_idle_period_end(cl);
-	}
-
-	if (cpumask_empty(cl->held) && !cl->relaxing) {
+	blk_shallow_idle_join(cl, now);
+	next = blk_shallow_idle_expire(cl, now);
+	if (cpumask_empty(cl->held)) {
 		blk_shallow_idle_end(cl);
 		return;
 	}
+
 	/* Still busy: follow drivers and CPUs that came and went. */
 	if (time_after(now, cl->refreshed + BLK_SHALLOW_IDLE_REFRESH)) {
 		cl->refreshed = now;
 		blk_shallow_idle_apply(cl, cl->held);
 	}
-	if (cl->relaxing)
-		queue_delayed_work(blk_shallow_idle_wq, &cl->work, 1);
-	else
-		queue_delayed_work(blk_shallow_idle_wq, &cl->work,
-				   time_after(cl->period_end, now) ?
-				   cl->period_end - now : 1);
+	queue_delayed_work(blk_shallow_idle_wq, &cl->work, next - now);
 }
 
 /*
- * Mark @cpu as taking part in a completion on @cl's hctx. Return false if
- * it is a CPU of the hctx that is not held: the slow path must look at it.
+ * Note that @cpu takes part in a completion on @cl's hctx at @now. Return
+ * false if it is a CPU of the hctx that is not held: the slow path must
+ * look at it.
  */
-static bool blk_shallow_idle_mark(struct blk_shallow_idle *cl, unsigned int cpu)
+static bool blk_shallow_idle_note(struct blk_shallow_idle *cl,
+				  unsigned int cpu, unsigned long now)
 {
+	unsigned long *last;
+
 	if (likely(cpumask_test_cpu(cpu, cl->held))) {
-		/* Read after the grace period in blk_shallow_idle_finish_relax(). */
-		if (!cpumask_test_cpu(cpu, cl->marks))
-			cpumask_set_cpu(cpu, cl->marks);
-		return true;
+		last = per_cpu_ptr(cl->last, cpu);
+		if (likely(READ_ONCE(*last) == now))
+			return true;
+		WRITE_ONCE(*last, now);
+		/* Pairs with smp_mb() in blk_shallow_idle_expire(). */
+		smp_mb();
+		return cpumask_test_cpu(cpu, cl->held);
 	}
 	/* A CPU outside the mask (an interrupt routed elsewhere) has no request. */
 	return !cpumask_test_cpu(cpu, cl->mask);
@@ -588,7 +608,7 @@ static bool blk_shallow_idle_mark(struct blk_shallow_idle *cl, unsigned int cpu)
 
 /*
  * Take @cpu into a running busy period: mark it, and have the work item
- * look at once, the first time in a hold period only.
+ * look at once, the first time since the work item last looked only.
  */
 static bool blk_shallow_idle_join_cpu(struct blk_shallow_idle *cl,
 				      unsigned int cpu)
@@ -635,28 +655,30 @@ static void blk_shallow_idle_unheld(struct blk_shallow_idle *cl,
  * __blk_shallow_idle_complete - Hot path of blk_shallow_idle_complete().
  * @rq: the request being completed.
  *
- * Marks the CPU the completion runs on and the CPU that submitted @rq (its
- * software queue's CPU). The look at the state of the hctx, the marks and
- * the looks at @held form one RCU read section. The relax of a CPU waits
- * for its end (with a polled grace period, never sleeping) before it reads
- * the mark, and so does freeing the state; it waits for no dispatch section
- * of the tag set, so a BLOCKING driver that sleeps in ->queue_rq() does not
- * delay the relax. Requests that are started and requeued without being
- * completed (a multipath device without a path) mark nothing.
+ * Notes the time on the CPU the completion runs on and on the CPU that
+ * submitted @rq (its software queue's CPU). On a held CPU that is a store
+ * and a full memory barrier at most once per jiffy, which pairs with the
+ * relax (see blk_shallow_idle_expire()); the state of the hctx is looked
+ * at in an RCU read section, so it is not freed under the completion. No
+ * lock is taken and nothing waits for a dispatch section of the tag set,
+ * so a BLOCKING driver that sleeps in ->queue_rq() delays no relax.
+ * Requests that are started and requeued without being completed (a
+ * multipath device without a path) note nothing.
  *
  * Context: Any context.
  */
 void __blk_shallow_idle_complete(struct request *rq)
 {
 	unsigned int cpu = raw_smp_processor_id(), sub = rq->mq_ctx->cpu;
+	unsigned long now = READ_ONCE(jiffies);
 	struct blk_shallow_idle *cl;
 	bool held;
 
 	rcu_read_lock();
 	cl = rcu_dereference(rq->mq_hctx->shallow_idle);
 	if (cl) {
-		held = blk_shallow_idle_mark(cl, cpu);
-		if (sub != cpu && !blk_shallow_idle_mark(cl, sub))
+		held = blk_shallow_idle_note(cl, cpu, now);
+		if (sub != cpu && !blk_shallow_idle_note(cl, sub, now))
 			held = false;
 		if (unlikely(!held))
 			blk_shallow_idle_unheld(cl, cpu, sub);
@@ -674,10 +696,10 @@ static void blk_shallow_idle_free_fn(struct work_struct *work);
 /* Free the memory of @cl; it holds no request and no queue reference. */
 static void blk_shallow_idle_free_mem(struct blk_shallow_idle *cl)
 {
+	free_percpu(cl->last);
 	free_percpu(cl->misses);
 	kfree(cl->limits);
 	free_cpumask_var(cl->scratch);
-	free_cpumask_var(cl->relax_mask);
 	free_cpumask_var(cl->mask);
 	free_cpumask_var(cl->held);
 	free_cpumask_var(cl->marks);
@@ -698,13 +720,13 @@ blk_shallow_idle_alloc(struct blk_mq_hw_ctx *hctx, int mode)
 	if (!cl)
 		return NULL;
 	cl->misses = alloc_percpu_gfp(unsigned long, GFP_NOIO);
+	cl->last = alloc_percpu_gfp(unsigned long, GFP_NOIO);
 	cl->limits = kcalloc_node(n, sizeof(*cl->limits), GFP_NOIO,
 				  hctx->numa_node);
-	if (!cl->misses || !cl->limits ||
+	if (!cl->misses || !cl->last || !cl->limits ||
 	    !zalloc_cpumask_var_node(&cl->marks, GFP_NOIO, hctx->numa_node) ||
 	    !zalloc_cpumask_var_node(&cl->held, GFP_NOIO, hctx->numa_node) ||
 	    !zalloc_cpumask_var_node(&cl->mask, GFP_NOIO, hctx->numa_node) ||
-	    !zalloc_cpumask_var_node(&cl->relax_mask, GFP_NOIO, hctx->numa_node) ||
 	    !zalloc_cpumask_var_node(&cl->scratch, GFP_NOIO, hctx->numa_node) ||
 	    !blk_get_queue(hctx->queue)) {
 		blk_shallow_idle_free_mem(cl);
