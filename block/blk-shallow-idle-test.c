@@ -126,8 +126,15 @@ static blk_status_t test_queue_rq(struct blk_mq_hw_ctx *hctx,
 	return BLK_STS_OK;
 }
 
+/* Ends a request that blk_mq_complete_request() completes. */
+static void test_complete_rq(struct request *rq)
+{
+	blk_mq_end_request(rq, BLK_STS_OK);
+}
+
 static const struct blk_mq_ops test_mq_ops = {
 	.queue_rq = test_queue_rq,
+	.complete = test_complete_rq,
 };
 
 /* A tag set of one hardware queue, four tags deep. */
@@ -1018,6 +1025,48 @@ static void blk_shallow_idle_requeue_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&ctx->ended), 2);
 }
 
+static void complete_remote_work_fn(struct work_struct *work)
+{
+	struct test_ctx *ctx = container_of(work, struct on_cpu_work, work)->ctx;
+	struct request *rq = ctx->held;
+
+	WRITE_ONCE(ctx->hold, false);
+	ctx->held = NULL;
+	blk_mq_complete_request(rq);
+}
+
+/*
+ * A request whose interrupt another CPU takes, and which that CPU sends
+ * to the submitting CPU (blk_mq_complete_send_ipi()), is one completion:
+ * sparse requests completed that way start no busy period.
+ */
+static void blk_shallow_idle_redirect_sparse_test(struct kunit *test)
+{
+	struct test_ctx *ctx = test->priv;
+	struct request_queue *q = ctx->disk->queue;
+	unsigned int other = other_cpu(test);
+	unsigned long end;
+	int i, before;
+
+	/* Redirect even between CPUs that share a cache. */
+	blk_queue_flag_set(QUEUE_FLAG_SAME_FORCE, q);
+	WRITE_ONCE(blk_shallow_idle_hold_ms, 20);
+	KUNIT_ASSERT_EQ(test, blk_shallow_idle_set_mode(q, TEST_LIMIT_US), 0);
+	for (i = 0; i < 5; i++) {
+		before = atomic_read(&ctx->ended);
+		end = jiffies + HZ;
+		test_start(test, ctx);
+		run_on_cpu(other, complete_remote_work_fn, ctx, q, 0);
+		while (atomic_read(&ctx->ended) == before && time_before(jiffies, end))
+			usleep_range(1000, 2000);
+		KUNIT_ASSERT_EQ(test, atomic_read(&ctx->ended), before + 1);
+		msleep(100);
+	}
+	KUNIT_EXPECT_EQ_MSG(test, blk_shallow_idle_raises(queue_hctx(q, 0)), 0,
+			    "busy periods from 5 redirected requests 100 ms apart");
+	blk_queue_flag_clear(QUEUE_FLAG_SAME_FORCE, q);
+}
+
 /* "auto" takes the limit from the CPU's cpuidle state table. */
 static void blk_shallow_idle_auto_test(struct kunit *test)
 {
@@ -1272,6 +1321,7 @@ static struct kunit_case blk_shallow_idle_test_cases[] = {
 	KUNIT_CASE(blk_shallow_idle_join_test),
 	KUNIT_CASE(blk_shallow_idle_completion_cpu_test),
 	KUNIT_CASE(blk_shallow_idle_requeue_test),
+	KUNIT_CASE(blk_shallow_idle_redirect_sparse_test),
 	KUNIT_CASE(blk_shallow_idle_auto_test),
 	KUNIT_CASE(blk_shallow_idle_auto_no_driver_test),
 	KUNIT_CASE(blk_shallow_idle_explicit_no_driver_test),

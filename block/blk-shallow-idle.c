@@ -19,8 +19,11 @@
  * only the requests of the CPUs that take part in its completions:
  *
  * - **Completion.** __blk_mq_end_request() and blk_mq_end_request_batch()
- *   call blk_shallow_idle_complete() for every request, and so does the CPU
- *   that took the interrupt when it sends the completion to another CPU.
+ *   call blk_shallow_idle_complete() for every request, and the CPU that
+ *   took the interrupt calls blk_shallow_idle_complete_redirect() when it
+ *   sends the completion to another CPU: that CPU joins a running busy
+ *   period but does not count as a completion of its own, so that a
+ *   redirected request is one completion, not a stream of two.
  *   It notes the time (in jiffies) on the CPU it runs on and on the CPU
  *   that submitted the request (the CPU of its software queue): the CPUs
  *   that wake for the completion. While those CPUs are held that is two bit
@@ -651,9 +654,26 @@ static void blk_shallow_idle_unheld(struct blk_shallow_idle *cl,
 	}
 }
 
+/*
+ * @cpu took the interrupt of a request and sends its completion to the
+ * submitting CPU, which counts it when it ends the request: @cpu joins a
+ * running busy period, and starts none.
+ */
+static void blk_shallow_idle_redirect(struct blk_shallow_idle *cl,
+				      unsigned int cpu, unsigned long now)
+{
+	if (likely(blk_shallow_idle_note(cl, cpu, now)))
+		return;
+	if (test_bit(BLK_SHALLOW_IDLE_ACTIVE, &cl->state) &&
+	    blk_shallow_idle_join_cpu(cl, cpu))
+		blk_shallow_idle_kick(cl, true);
+}
+
 /**
  * __blk_shallow_idle_complete - Hot path of blk_shallow_idle_complete().
  * @rq: the request being completed.
+ * @redirect: this CPU took the interrupt and sends the completion to the
+ *	submitting CPU, which calls this again when it ends @rq.
  *
  * Notes the time on the CPU the completion runs on and on the CPU that
  * submitted @rq (its software queue's CPU). On a held CPU that is a store
@@ -667,7 +687,7 @@ static void blk_shallow_idle_unheld(struct blk_shallow_idle *cl,
  *
  * Context: Any context.
  */
-void __blk_shallow_idle_complete(struct request *rq)
+void __blk_shallow_idle_complete(struct request *rq, bool redirect)
 {
 	unsigned int cpu = raw_smp_processor_id(), sub = rq->mq_ctx->cpu;
 	unsigned long now = READ_ONCE(jiffies);
@@ -676,7 +696,9 @@ void __blk_shallow_idle_complete(struct request *rq)
 
 	rcu_read_lock();
 	cl = rcu_dereference(rq->mq_hctx->shallow_idle);
-	if (cl) {
+	if (cl && redirect) {
+		blk_shallow_idle_redirect(cl, cpu, now);
+	} else if (cl) {
 		held = blk_shallow_idle_note(cl, cpu, now);
 		if (sub != cpu && !blk_shallow_idle_note(cl, sub, now))
 			held = false;

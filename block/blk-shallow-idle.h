@@ -14,7 +14,7 @@ struct notifier_block;
 struct seq_file;
 
 #ifdef CONFIG_BLK_SHALLOW_IDLE
-void __blk_shallow_idle_complete(struct request *rq);
+void __blk_shallow_idle_complete(struct request *rq, bool redirect);
 void blk_shallow_idle_exit_hctx(struct blk_mq_hw_ctx *hctx);
 void blk_shallow_idle_remap(struct request_queue *q);
 void blk_shallow_idle_disk_exit(struct request_queue *q);
@@ -37,19 +37,33 @@ int blk_shallow_idle_pm_notify(struct notifier_block *nb, unsigned long action,
  * blk_shallow_idle_complete - Note that a request completes.
  * @rq: the request.
  *
- * Called for every request from __blk_mq_end_request(),
- * blk_mq_end_request_batch() and, on the CPU that redirects it, before a
- * completion is sent to another CPU. With the feature off this is one
+ * Called for every request from __blk_mq_end_request() and
+ * blk_mq_end_request_batch(). With the feature off this is one
  * predictable branch on a field of @rq's hctx, which the completion has
  * just used.
  */
 static inline void blk_shallow_idle_complete(struct request *rq)
 {
 	if (unlikely(rcu_access_pointer(rq->mq_hctx->shallow_idle)))
-		__blk_shallow_idle_complete(rq);
+		__blk_shallow_idle_complete(rq, false);
+}
+
+/**
+ * blk_shallow_idle_complete_redirect - Note that this CPU sends a completion.
+ * @rq: the request, whose completion goes to its submitting CPU.
+ *
+ * Called by blk_mq_complete_send_ipi() on the CPU that took the interrupt:
+ * that CPU takes part in the completion, which the submitting CPU counts
+ * when it ends @rq.
+ */
+static inline void blk_shallow_idle_complete_redirect(struct request *rq)
+{
+	if (unlikely(rcu_access_pointer(rq->mq_hctx->shallow_idle)))
+		__blk_shallow_idle_complete(rq, true);
 }
 #else
 static inline void blk_shallow_idle_complete(struct request *rq) { }
+static inline void blk_shallow_idle_complete_redirect(struct request *rq) { }
 static inline void blk_shallow_idle_exit_hctx(struct blk_mq_hw_ctx *hctx) { }
 static inline void blk_shallow_idle_remap(struct request_queue *q) { }
 static inline void blk_shallow_idle_disk_exit(struct request_queue *q) { }

@@ -36,7 +36,9 @@
 #   scale         data/scale-v2, data/scale: scripts/scale.sh (rounds.tsv,
 #                 rates.tsv, run.txt) with v2 and v3, and data/v2v3-think:
 #                 scripts/v2v3-think.sh (v2/ and v3/summary.json, run.txt);
-#                 in the cover letter from "  v2 against v3 at scale"
+#                 in the cover letter from "  v2 against v3 at scale". The
+#                 README block adds the first v3 draft (data/scale-v3-draft,
+#                 data/v2v3-think-draft), whose hold was too long
 #   main-time     data/main-time/*/: cold runs of scripts/main.sh
 #                 (timings.tsv, run.txt)
 #   test-time     data/test-time/*/: cold runs of the test command in a fresh
@@ -193,22 +195,47 @@ series_of() {
 	echo "$c"
 }
 
+# series_diffs [REV] - the code of the series at repository commit REV (the
+# working tree without one): the diffs of the patches `series' lists, in
+# order, without their changelogs, index lines and signatures, so that a
+# changelog-only change (which builds the same kernel) leaves it as it is.
+series_diffs() {
+	local p
+	if [ -n "${1:-}" ]; then
+		for p in $(git -C "$TOP" show "$1:series"); do
+			git -C "$TOP" show "$1:patches/$p"
+		done
+	else
+		for p in $(cat "$TOP/series"); do
+			cat "$TOP/patches/$p"
+		done
+	fi | awk '/^diff --git /{ d = 1 } /^-- $/{ d = 0 } d && !/^index /'
+}
+
 # stale RUN_TXT... - a "Stale" line when a run measured another series than
-# the one in this tree (SERIES_PATHS differ from the commit it names) or
-# names no repository commit; nothing when every run is current.
+# the one in this tree (the code of the series, series_diffs, differs from
+# that of the commit it names) or names no repository commit; nothing when
+# every run is current.
 stale() {
 	local f c old=()
 	for f in "$@"; do
 		c=$(series_of "$f")
 		if [ -z "$c" ] || ! git -C "$TOP" cat-file -e "$c^{commit}" 2>/dev/null; then
 			old+=("${f#"$TOP"/}: names no repository commit")
-		elif ! git -C "$TOP" diff --quiet "$c" -- "${SERIES_PATHS[@]}"; then
+		elif ! cmp -s <(series_diffs "$c") <(series_diffs); then
 			old+=("${f#"$TOP"/}: the series as of $c")
 		fi
 	done
 	[ ${#old[@]} = 0 ] && return 0
 	echo "**Stale:** measured on an older series than the one this README describes ($(IFS=';'; echo "${old[*]}" | sed 's/;/; /g')); the series has changed since."
 	echo
+}
+
+# stale_txt RUN_TXT... - stale as lines of the cover letter. Only the v3
+# block of the cover letter uses it: the v1 and v2 blocks are the older
+# series on purpose, and say so.
+stale_txt() {
+	stale "$@" | sed '/^$/d; s/\*\*//g' | fold -s -w 70 | sed 's/ *$//; s/^/  /'
 }
 
 TT=$TOP/data/test-time
@@ -508,26 +535,32 @@ ir_md() {
 }
 SC=$TOP/data/scale
 SC2=$TOP/data/scale-v2
+SCD=$TOP/data/scale-v3-draft
 VT=$TOP/data/v2v3-think
+VTD=$TOP/data/v2v3-think-draft
 
 # sc_md SCALE_MD THINK_MD: v2 against v3 at scale (data/scale-v2,
-# data/scale: SCALE_MD, the table of scripts/scale.sh --report) and at the
-# think times (data/v2v3-think: THINK_MD, of scripts/v2v3-think.sh --md).
-# Only the v3 runs can be stale: v2 is the old series on purpose.
+# data/scale-v3-draft, data/scale: SCALE_MD, the table of scripts/scale.sh
+# --report) and at the think times (data/v2v3-think and the v3 draft of
+# data/v2v3-think-draft: THINK_MD, of scripts/v2v3-think.sh --md). Only the
+# v3 runs can be stale: v2 and the draft are older series on purpose.
 sc_md() {
 	echo "<!-- figures scale begin -->"
 	stale "$SC/run.txt" "$VT/run.txt"
 	echo "v2 against v3 on the deterministic platform with 8 vCPUs: $(key "$SC/run.txt" platform)."
-	echo "Commands: \`$(key "$SC2/run.txt" command)\` ($(key "$SC2/run.txt" kernel), $(key "$SC2/run.txt" date), $(key "$SC2/run.txt" wall_s) s) and"
+	echo "The middle column is the first v3 draft, whose relax counted whole hold periods and then waited for an RCU grace period."
+	echo "Commands: \`$(key "$SC2/run.txt" command)\` ($(key "$SC2/run.txt" kernel), $(key "$SC2/run.txt" date), $(key "$SC2/run.txt" wall_s) s),"
+	echo "\`$(key "$SCD/run.txt" command)\` ($(key "$SCD/run.txt" kernel), $(key "$SCD/run.txt" date), $(key "$SCD/run.txt" wall_s) s) and"
 	echo "\`$(key "$SC/run.txt" command)\` ($(key "$SC/run.txt" kernel), $(key "$SC/run.txt" date), $(key "$SC/run.txt" wall_s) s);"
-	echo "data in \`data/scale-v2/\` and \`data/scale/\`, table by \`scripts/scale.sh --report\`. A stream is 300 ms of QD1 reads;"
+	echo "data in \`data/scale-v2/\`, \`data/scale-v3-draft/\` and \`data/scale/\`, table by \`scripts/scale.sh --report\`. A stream is 300 ms of QD1 reads;"
 	echo "the median over $(awk -F'\t' '$1 == "1q-1job"' "$SC/rounds.tsv" | wc -l) streams, [min-max]."
 	echo
 	cat "$1"
 	echo
 	echo "At the think times of the curve ($(key "$VT/run.txt" platform)):"
 	echo "\`$(key "$VT/run.txt" command)\` (v3: $(key "$VT/run.txt" kernel); v2: $(key "$VT/run.txt" kernel_v2);"
-	echo "$(key "$VT/run.txt" date), $(key "$VT/run.txt" wall_s) s); data in \`data/v2v3-think/\`, table by \`scripts/v2v3-think.sh --md\`."
+	echo "$(key "$VT/run.txt" date), $(key "$VT/run.txt" wall_s) s); data in \`data/v2v3-think/\`; the v3 draft column from \`data/v2v3-think-draft/\`"
+	echo "($(key "$VTD/run.txt" kernel), $(key "$VTD/run.txt" date)); table by \`scripts/v2v3-think.sh --md\`."
 	echo
 	cat "$2"
 	echo "<!-- figures scale end -->"
@@ -545,6 +578,7 @@ sc_txt() {
 		awk -F' *\\| *' '{ k = $2; o[k] = o[k] (o[k] == "" ? "" : " / ") $4; a2[k] = a2[k] (a2[k] == "" ? "" : " / ") $5; a3[k] = a3[k] (a3[k] == "" ? "" : " / ") $6; if (!(k in seen)) { seen[k] = 1; g[++n] = k } }
 		END { for (i = 1; i <= n; i++) printf "  - %s: off %s; v2 auto %s; v3 auto %s\n", g[i], o[g[i]], a2[g[i]], a3[g[i]] }' |
 		fold -s -w 72 | sed 's/ *$//; s/^\([^ ]\)/      \1/'
+	stale_txt "$SC/run.txt" "$VT/run.txt"
 	echo "  (generated by scripts/figures.sh from data/scale-v2/, data/scale/ and data/v2v3-think/)"
 }
 
@@ -637,12 +671,15 @@ done
 [ "$(tail -n +2 "$IR/repro.tsv" | wc -l)" = 9 ] || { echo "FAIL figures: data/icount-repro/repro.tsv has not 9 cells"; exit 1; }
 ir_md > "$tmp/ir_md"
 for f in "$SC/rounds.tsv" "$SC/rates.tsv" "$SC/run.txt" "$SC2/rounds.tsv" "$SC2/rates.tsv" "$SC2/run.txt" \
-	"$VT/v2/summary.json" "$VT/v3/summary.json" "$VT/run.txt"; do
+	"$SCD/rounds.tsv" "$SCD/rates.tsv" "$SCD/run.txt" \
+	"$VT/v2/summary.json" "$VT/v3/summary.json" "$VT/run.txt" "$VTD/v3/summary.json" "$VTD/run.txt"; do
 	[ -s "$f" ] || { echo "FAIL figures: ${f#"$TOP"/} missing"; exit 1; }
 done
 "$TOP/scripts/scale.sh" --report "$SC2" "$SC" > "$tmp/scale" || { echo "FAIL figures: data/scale or data/scale-v2"; exit 1; }
+"$TOP/scripts/scale.sh" --report "$SC2" "$SCD" "$SC" > "$tmp/scale3" || { echo "FAIL figures: data/scale-v3-draft"; exit 1; }
 "$TOP/scripts/v2v3-think.sh" --md "$VT" > "$tmp/v2v3" || { echo "FAIL figures: data/v2v3-think"; exit 1; }
-sc_md "$tmp/scale" "$tmp/v2v3" > "$tmp/sc_md"
+"$TOP/scripts/v2v3-think.sh" --md "$VT" "$VTD" > "$tmp/v2v3d" || { echo "FAIL figures: data/v2v3-think-draft"; exit 1; }
+sc_md "$tmp/scale3" "$tmp/v2v3d" > "$tmp/sc_md"
 sc_txt "$tmp/scale" "$tmp/v2v3" > "$tmp/sc_txt"
 ls "$MT"/*/timings.tsv > /dev/null 2>&1 || { echo "FAIL figures: no run in data/main-time"; exit 1; }
 mt_md > "$tmp/mt_md"
@@ -712,4 +749,4 @@ if [ $check = 1 ]; then
 fi
 cp "$tmp/readme" "$README"
 cp "$tmp/cover" "$COVER"
-log "figures: README.md and the cover letter updated from data/think-sweep, data/raise-cost, data/test-time, data/hook-cost, data/hook-cost-rq-qos, data/hold-sweep, data/isolation, data/think-curve, data/icount-repro, data/scale, data/scale-v2, data/v2v3-think, data/main-time and data/state-tables"
+log "figures: README.md and the cover letter updated from data/think-sweep, data/raise-cost, data/test-time, data/hook-cost, data/hook-cost-rq-qos, data/hold-sweep, data/isolation, data/think-curve, data/icount-repro, data/scale, data/scale-v2, data/scale-v3-draft, data/v2v3-think, data/v2v3-think-draft, data/main-time and data/state-tables"

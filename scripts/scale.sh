@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # scale.sh [--build DIR | --series-commit C] [--rounds N] [--runtime S]
-#          [--out DIR]
+#          [--label L] [--out DIR]
 # scale.sh --report DIR...
 #
 # The series at scale, on the deterministic platform (QEMU -icount, 8
@@ -22,8 +22,11 @@
 # It reads only the kernel's own trace events and /proc/interrupts, so v2
 # and v3 are measured alike: --series-commit C measures the series as this
 # repository held it at commit C (8411acc is v2 as it landed) instead of
-# branch series (default output then $RESULTS/scale-C). A benchmark: it
-# prints tables and asserts nothing but that every case was measured.
+# branch series (default output then $RESULTS/scale-C). --label names the
+# column of the run in --report (default "v3 (C)" for branch series, with
+# C the repository commit of its last change, or C of --series-commit). A
+# benchmark: it prints tables and asserts nothing but that every case was
+# measured.
 #
 # --report DIR... prints the table of one or more such folders side by
 # side (scripts/figures.sh).
@@ -114,7 +117,7 @@ report() {
 	done
 }
 
-build=$BUILD rounds=10 runtime=2 out="" scommit="" report_dirs=()
+build=$BUILD rounds=10 runtime=2 out="" scommit="" label="" report_dirs=()
 args=("$@")
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -122,6 +125,7 @@ while [ $# -gt 0 ]; do
 	--series-commit) scommit=${2:?}; shift 2 ;;
 	--rounds) rounds=${2:?}; shift 2 ;;
 	--runtime) runtime=${2:?}; shift 2 ;;
+	--label) label=${2:?}; shift 2 ;;
 	--out) out=${2:?}; shift 2 ;;
 	--report) shift; report_dirs=("$@"); break ;;
 	*) usage ;;
@@ -133,12 +137,13 @@ if [ ${#report_dirs[@]} -gt 0 ]; then
 fi
 [[ $rounds =~ ^[1-9][0-9]*$ ]] || die "--rounds wants a number, got $rounds"
 [[ $runtime =~ ^[1-9][0-9]*$ ]] || die "--runtime wants whole seconds, got $runtime"
-kernel=$(series_kernel) label="v3 ($(series_commit))"
+kernel=$(series_kernel) default_label="v3 ($(series_commit))"
 if [ -n "$scommit" ]; then
 	series_commit_build scale "$scommit" "$build"
-	label="$scommit"
+	default_label=$scommit
 	: "${out:=$RESULTS/scale-$short}"
 fi
+label=${label:-$default_label}
 : "${out:=$RESULTS/scale}"
 [ "$(realpath -m "$build")" != "$(realpath -m "$BUILD_DEBUG")" ] || kernel=${kernel/(test config)/(debug config)}
 out=$(realpath -m "$out")

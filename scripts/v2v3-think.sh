@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # v2v3-think.sh [--v2 C] [--out DIR]
-# v2v3-think.sh --md DIR
+# v2v3-think.sh --md DIR [DRAFT]
 #
 # v2 against v3 where the series exists for: fio QD1 4 KiB random reads on
 # the deterministic platform (scripts/bench.sh --platform icount: emu_blk
@@ -14,7 +14,9 @@
 # from a deep state, per I/O, and the latency of auto against off.
 # A benchmark: prints a table, asserts nothing.
 #
-# --md DIR prints the table of such a run (scripts/figures.sh).
+# --md DIR prints the table of such a run (scripts/figures.sh); with DRAFT,
+# the directory of an earlier run, its v3 auto column is added as "v3
+# draft" (the series as it was then: data/v2v3-think-draft).
 #
 # Output: DIR (default $RESULTS/v2v3-think): v2/ and v3/ (bench.sh output:
 # summary.json, bench.md, ...), run.txt (commands, platform, date,
@@ -27,13 +29,16 @@ usage() {
 	exit 2
 }
 
-# md DIR - per governor and think time: deep wakes per I/O off and auto
-# for v2 and v3, and auto's p50 and p99 over off.
+# md DIR [DRAFT] - per governor and think time: deep wakes per I/O off and
+# auto for v2 and v3 (and the v3 of DRAFT), and auto's p50 and p99 over off.
 md() {
-	python3 - "$1" <<'PY'
+	python3 - "$@" <<'PY'
 import json, sys
 d = sys.argv[1]
 s = {v: json.load(open(f"{d}/{v}/summary.json")) for v in ("v2", "v3")}
+draft = len(sys.argv) > 2
+if draft:
+    s["draft"] = json.load(open(f"{sys.argv[2]}/v3/summary.json"))
 def cell(v, g, w, c):
     for x in s[v]["cells"]:
         if (x["governor"], x["workload"], x["config"]) == (g, w, c) and not x["failed"]:
@@ -41,29 +46,33 @@ def cell(v, g, w, c):
     sys.exit(f"v2v3-think: no cell {v} {g} {w} {c} in {d}")
 def wake(x):
     return "%.3f" % x["deep_wake_per_io"]["median"]
-print("| governor | think ms | deep wakes / I/O, off (v3 kernel) | v2 auto | v3 auto | p50 auto/off, v2 | v3 | p99 auto/off, v2 | v3 |")
-print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+print("| governor | think ms | deep wakes / I/O, off (v3 kernel) | v2 auto |"
+      + (" v3 draft auto |" if draft else "")
+      + " v3 auto | p50 auto/off, v2 | v3 | p99 auto/off, v2 | v3 |")
+print("|---|---:|---:|---:|" + ("---:|" if draft else "") + "---:|---:|---:|---:|---:|")
 for g in s["v3"]["governors"]:
     for w in s["v3"]["workloads"]:
         o2, a2, o3, a3 = cell("v2", g, w, "off"), cell("v2", g, w, "auto"), cell("v3", g, w, "off"), cell("v3", g, w, "auto")
         r = lambda a, o, k: "%.2f" % (a[k]["median"] / o[k]["median"])
-        print(f"| {g} | {int(w[5:-2]) / 1000:g} | {wake(o3)} | {wake(a2)} | {wake(a3)} | "
+        dr = f" {wake(cell('draft', g, w, 'auto'))} |" if draft else ""
+        print(f"| {g} | {int(w[5:-2]) / 1000:g} | {wake(o3)} | {wake(a2)} |{dr} {wake(a3)} | "
               f"{r(a2, o2, 'p50_us')} | {r(a3, o3, 'p50_us')} | {r(a2, o2, 'p99_us')} | {r(a3, o3, 'p99_us')} |")
 PY
 }
 
-v2=8411acc out="" md_only=""
+v2=8411acc out="" md_only=()
 args=("$@")
 while [ $# -gt 0 ]; do
 	case $1 in
 	--v2) v2=${2:?}; shift 2 ;;
 	--out) out=${2:?}; shift 2 ;;
-	--md) md_only=${2:?}; shift 2 ;;
+	--md) shift; md_only=("$@"); break ;;
 	*) usage ;;
 	esac
 done
-if [ -n "$md_only" ]; then
-	md "$md_only"
+if [ ${#md_only[@]} -gt 0 ]; then
+	[ ${#md_only[@]} -le 2 ] || usage
+	md "${md_only[@]}"
 	exit 0
 fi
 out=$(realpath -m "${out:-$RESULTS/v2v3-think}")
