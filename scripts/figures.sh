@@ -235,7 +235,7 @@ stale() {
 # block of the cover letter uses it: the v1 and v2 blocks are the older
 # series on purpose, and say so.
 stale_txt() {
-	stale "$@" | sed '/^$/d; s/\*\*//g' | fold -s -w 70 | sed 's/ *$//; s/^/  /'
+	stale "$@" | sed '/^$/d; s/\*\*//g; s/ than the one this README describes//' | fold -s -w 70 | sed 's/ *$//; s/^/  /'
 }
 
 TT=$TOP/data/test-time
