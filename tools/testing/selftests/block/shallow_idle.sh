@@ -806,8 +806,8 @@ t_delete_raised() {
 t_free_traced() {
 	d=$(devno "$dev")
 	# A gap in the I/O longer than the hold may relax the CPUs between the
-	# raise and the write: up to 5 tries, each with a fresh stream.
-	for try in 1 2 3 4 5; do
+	# raise and the write: up to 10 tries, each with a fresh stream.
+	for try in 1 2 3 4 5 6 7 8 9 10; do
 		write_attr auto || return 1
 		raised_io 20 "the write" || return 1
 		n0=$(wc -l < "$TRACEFS/trace")
@@ -820,7 +820,7 @@ t_free_traced() {
 			grep -c "block_shallow_idle_free: $d hctx[0-9]* cpus=[1-9]")
 		[ "$n" -gt 0 ] && break
 	done
-	ktap_print_msg "$n free events with CPUs held for $d after \"off\" (try $try of 5)"
+	ktap_print_msg "$n free events with CPUs held for $d after \"off\" (try $try of 10)"
 	[ "$n" -gt 0 ]
 }
 
