@@ -621,25 +621,38 @@ static bool blk_shallow_idle_join_cpu(struct blk_shallow_idle *cl,
 }
 
 /*
- * Slow path of a completion: @cpu or @sub is a CPU of the hctx that is not
- * held. In a busy period, it joins. Otherwise a completion that follows
- * another one within a hold period is a stream: start a busy period.
+ * If a busy period is running, take @cpu and @sub into it and return true;
+ * the work item looks at once if one of them was not marked yet.
  */
-static void blk_shallow_idle_unheld(struct blk_shallow_idle *cl,
-				    unsigned int cpu, unsigned int sub)
+static bool blk_shallow_idle_join_running(struct blk_shallow_idle *cl,
+					  unsigned int cpu, unsigned int sub)
 {
-	unsigned long now = jiffies, last;
 	bool join;
 
+	if (!test_bit(BLK_SHALLOW_IDLE_ACTIVE, &cl->state))
+		return false;
+	join = blk_shallow_idle_join_cpu(cl, cpu);
+	if (sub != cpu && blk_shallow_idle_join_cpu(cl, sub))
+		join = true;
+	if (join)
+		blk_shallow_idle_kick(cl, true);
+	return true;
+}
+
+/*
+ * Slow path of a completion at @now: @cpu or @sub is a CPU of the hctx that
+ * is not held. In a busy period, it joins. Otherwise a completion that
+ * follows another one within a hold period is a stream: start a busy period.
+ */
+static void blk_shallow_idle_unheld(struct blk_shallow_idle *cl,
+				    unsigned int cpu, unsigned int sub,
+				    unsigned long now)
+{
+	unsigned long last;
+
 	this_cpu_inc(*cl->misses);
-	if (test_bit(BLK_SHALLOW_IDLE_ACTIVE, &cl->state)) {
-		join = blk_shallow_idle_join_cpu(cl, cpu);
-		if (blk_shallow_idle_join_cpu(cl, sub))
-			join = true;
-		if (join)
-			blk_shallow_idle_kick(cl, true);
+	if (blk_shallow_idle_join_running(cl, cpu, sub))
 		return;
-	}
 
 	last = READ_ONCE(cl->last_unheld);
 	/* Concurrent completions may store their time in any order: harmless. */
@@ -662,11 +675,8 @@ static void blk_shallow_idle_unheld(struct blk_shallow_idle *cl,
 static void blk_shallow_idle_redirect(struct blk_shallow_idle *cl,
 				      unsigned int cpu, unsigned long now)
 {
-	if (likely(blk_shallow_idle_note(cl, cpu, now)))
-		return;
-	if (test_bit(BLK_SHALLOW_IDLE_ACTIVE, &cl->state) &&
-	    blk_shallow_idle_join_cpu(cl, cpu))
-		blk_shallow_idle_kick(cl, true);
+	if (unlikely(!blk_shallow_idle_note(cl, cpu, now)))
+		blk_shallow_idle_join_running(cl, cpu, cpu);
 }
 
 /**
@@ -703,7 +713,7 @@ void __blk_shallow_idle_complete(struct request *rq, bool redirect)
 		if (sub != cpu && !blk_shallow_idle_note(cl, sub, now))
 			held = false;
 		if (unlikely(!held))
-			blk_shallow_idle_unheld(cl, cpu, sub);
+			blk_shallow_idle_unheld(cl, cpu, sub, now);
 	}
 	rcu_read_unlock();
 }

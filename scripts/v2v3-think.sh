@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# v2v3-think.sh [--v2 C] [--out DIR]
+# v2v3-think.sh [--v2 C | --v2-from DIR] [--out DIR]
 # v2v3-think.sh --md DIR [DRAFT]
 #
 # v2 against v3 where the series exists for: fio QD1 4 KiB random reads on
@@ -13,6 +13,10 @@
 # --series-commit). The figure is the completions that ran on a CPU woken
 # from a deep state, per I/O, and the latency of auto against off.
 # A benchmark: prints a table, asserts nothing.
+#
+# --v2-from DIR takes the v2 half from DIR/v2 of an earlier run (v2's
+# patches do not change; its run.txt names the run) instead of building
+# and measuring v2 again: v3 is measured alone.
 #
 # --md DIR prints the table of such a run (scripts/figures.sh); with DRAFT,
 # the directory of an earlier run, its v3 auto column is added as "v3
@@ -60,12 +64,13 @@ for g in s["v3"]["governors"]:
 PY
 }
 
-v2=8411acc out="" md_only=()
+v2=8411acc v2_from="" out="" md_only=()
 args=("$@")
 while [ $# -gt 0 ]; do
 	case $1 in
 	--v2) v2=${2:?}; shift 2 ;;
 	--out) out=${2:?}; shift 2 ;;
+	--v2-from) v2_from=$(realpath "${2:?}"); shift 2 ;;
 	--md) shift; md_only=("$@"); break ;;
 	*) usage ;;
 	esac
@@ -81,14 +86,26 @@ bench=(--platform icount --govs menu,teo --configs off,auto
 	--workloads qd1-t0us,qd1-t1000us,qd1-t5000us,qd1-t20000us --runtime 2 --pairs 0 --no-poll)
 s=$(date +%s)
 "$TOP/scripts/bench.sh" "${bench[@]}" --out "$out/v3"
-"$TOP/scripts/bench.sh" "${bench[@]}" --series-commit "$v2" --out "$out/v2"
+if [ -n "$v2_from" ]; then
+	[ -f "$v2_from/v2/summary.json" ] && [ -f "$v2_from/run.txt" ] ||
+		die "--v2-from $v2_from: no v2/summary.json and run.txt there"
+	v2_run=$(sed -n 's/^date=//p' "$v2_from/run.txt")
+	v2_kernel=$(sed -n 's/^kernel_v2=//p' "$v2_from/run.txt")
+	[ -n "$v2_kernel" ] || die "--v2-from $v2_from: its run.txt names no v2 kernel"
+	rm -rf "$out/v2"
+	cp -r "$v2_from/v2" "$out/v2"
+else
+	"$TOP/scripts/bench.sh" "${bench[@]}" --series-commit "$v2" --out "$out/v2"
+	v2_run="" v2_kernel="the patches of commit $(git -C "$TOP" rev-parse --short "$v2") of this repository on linux-source-7.3 $BASE_VER (test config)"
+fi
 {
 	echo "command=bash scripts/v2v3-think.sh ${args[*]}"
 	echo "bench_command=bash scripts/bench.sh ${bench[*]} [--series-commit $v2] --out DIR/v3|v2"
 	echo "platform=$(icount_platform 3), tools/emu-blk at 20 us, one queue per vCPU, controller CPU 2, fio on CPUs 0-1"
 	echo "date=$(date +%F)"
 	echo "kernel=$(series_kernel)"
-	echo "kernel_v2=the patches of commit $(git -C "$TOP" rev-parse --short "$v2") of this repository on linux-source-7.3 $BASE_VER (test config)"
+	echo "kernel_v2=$v2_kernel"
+	[ -z "$v2_from" ] || echo "v2_from=the v2 half of the run of $v2_run (data/v2v3-think then), not measured again"
 	echo "commit=$(git -C "$TOP" rev-parse --short HEAD)"
 	echo "wall_s=$(($(date +%s) - s))"
 } > "$out/run.txt"

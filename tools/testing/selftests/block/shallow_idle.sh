@@ -692,6 +692,110 @@ t_single_queue() {
 	return $ok
 }
 
+# A relaxed CPU that is idle is woken, so that it can pick a deep state
+# now rather than at its next event (a CPU in C1E with its tick stopped
+# may sleep for seconds). A stream on the last CPU of a single-queue device
+# raises that CPU alone; the work item runs elsewhere (the last CPU is
+# taken out of the unbound workqueue cpumask, and this shell with it), so
+# that the CPU is idle when it is relaxed. The work item that relaxes it
+# must send it a wake-up (a reschedule IPI, or none if it polls) between
+# its PM QoS update and the relax event. A CPU that happens to be busy
+# needs no wake-up: up to 5 tries, each with a fresh stream.
+t_relax_wakes() {
+	last=$(all_cpus | sort -n | tail -n 1)
+	[ "$last" != 0 ] || { skip_why="one CPU"; return 4; }
+	wq=/sys/devices/virtual/workqueue/cpumask
+	[ -w "$wq" ] || { ktap_print_msg "no $wq"; return 1; }
+	for e in ipi/ipi_send_cpu sched/sched_wake_idle_without_ipi; do
+		[ -d "$TRACEFS/events/$e" ] ||
+			{ ktap_print_msg "no trace event $e"; return 1; }
+	done
+	make_nullb shallow_idle_wk submit_queues=1 irqmode=2 completion_nsec=20000 \
+		size=64 || return 1
+	extra_devs="$extra_devs shallow_idle_wk"
+	d=$(devno shallow_idle_wk)
+	wq0=$(cat "$wq")
+	aff0=$(taskset -p $$ | sed 's/.*: //')
+	others=$(all_cpus | grep -vx "$last" | tr '\n' , | sed 's/,$//')
+	ok=1
+	if ! taskset -p -c "$others" $$ > /dev/null ||
+	   ! mask_without "$wq0" "$last" > "$wq"; then
+		ktap_print_msg "cannot keep the unbound workqueues off cpu$last"
+	elif ! write_attr auto shallow_idle_wk; then
+		ktap_print_msg "cannot enable shallow_idle_wk"
+	else
+		for e in ipi/ipi_send_cpu sched/sched_wake_idle_without_ipi power/cpu_idle; do
+			cat "$TRACEFS/events/$e/enable" > "$TMP/wk.$(basename $e)"
+			echo 1 > "$TRACEFS/events/$e/enable"
+		done
+		for try in 1 2 3 4 5; do
+			n0=$(wc -l < "$TRACEFS/trace")
+			r0=$(sum_field relaxes shallow_idle_wk)
+			"$FIO" --name=wk --filename=/dev/shallow_idle_wk --direct=1 \
+				--rw=randread --bs=4k --ioengine=psync --numjobs=1 \
+				--cpus_allowed="$last" --time_based --runtime=1 \
+				--output=/dev/null || { ktap_print_msg "fio failed"; break; }
+			wait_for 2 relaxed_since "$r0" shallow_idle_wk ||
+				{ ktap_print_msg "not relaxed within 2 s"; break; }
+			tail -n +"$((n0 + 1))" "$TRACEFS/trace" > "$TMP/wk.trace"
+			res=$(relax_wakes "$TMP/wk.trace" "$d" "$last")
+			ktap_print_msg "try $try: relaxes of cpu$last: $res"
+			case " $res" in *" woken"*) ok=0; break ;; esac
+		done
+		for e in ipi/ipi_send_cpu sched/sched_wake_idle_without_ipi power/cpu_idle; do
+			cat "$TMP/wk.$(basename $e)" > "$TRACEFS/events/$e/enable"
+		done
+	fi
+	echo "$wq0" > "$wq"
+	taskset -p "$aff0" $$ > /dev/null
+	write_attr off shallow_idle_wk
+	del_nullb shallow_idle_wk
+	extra_devs=$(echo "$extra_devs" | sed 's/ shallow_idle_wk//')
+	return $ok
+}
+
+# relaxed_since N [DEV]: DEV's busy periods ended more than N times
+relaxed_since() {
+	[ "$(sum_field relaxes "$2")" -gt "$1" ]
+}
+
+# mask_without HEXMASK CPU: the cpumask HEXMASK (32-bit words separated by
+# commas, as sysfs shows them) without CPU
+mask_without() {
+	n=$(echo "$1" | tr , ' ' | wc -w)
+	k=$((n - 1 - $2 / 32))
+	out=""
+	for w in $(echo "$1" | tr , ' '); do
+		[ "$k" = 0 ] && w=$(printf '%08x' $((0x$w & ~(1 << ($2 % 32)))))
+		out="$out${out:+,}$w"
+		k=$((k - 1))
+	done
+	echo "$out"
+}
+
+# relax_wakes TRACE MAJ,MIN CPU: for each relax event of device MAJ,MIN in
+# TRACE whose task set CPU's request to "no constraint" before it, "woken"
+# if that task sent CPU a wake-up in between, else "not-woken"; with the
+# first idle state CPU entered after it ("woken(C6)").
+relax_wakes() {
+	awk -v dev="$2" -v cpu="$3" -v none="$NO_CONSTRAINT" '
+	/dev_pm_qos_(update|remove)_request: device=cpu/ && $0 ~ ("device=cpu" cpu " ") &&
+	    $0 ~ ("new_value=" none "$") { pend[$1] = 1; woke[$1] = 0; next }
+	(/ipi_send_cpu: cpu=/ || /sched_wake_idle_without_ipi: cpu=/) &&
+	    $0 ~ (": cpu=" cpu "( |$)") { if (pend[$1]) woke[$1] = 1; next }
+	/block_shallow_idle_relax: / && $0 ~ ("relax: " dev " ") {
+		if (!pend[$1]) next
+		if (woke[$1]) { out = out " woken"; want = 1 } else out = out " not-woken"
+		pend[$1] = 0; next
+	}
+	want && /cpu_idle: state=/ && $0 ~ ("cpu_id=" cpu "$") && $0 !~ /state=4294967295/ {
+		match($0, /state=[0-9]+/)
+		out = out "(state" substr($0, RSTART + 6, RLENGTH - 6) ")"
+		want = 0
+	}
+	END { print (out == "" ? "none seen" : substr(out, 2)) }' "$1"
+}
+
 # concurrent_writers DEV...: one writer cycles shallow_idle of every
 # DEV (auto, off, 50) until the other one is done; that one makes
 # CONCURRENT_WRITES rounds of scheduler writes (mq-deadline, none) and
@@ -904,7 +1008,7 @@ done
 echo 1 > "$TRACEFS/tracing_on"
 
 ktap_print_header
-ktap_set_plan $((nr_bad + 22))
+ktap_set_plan $((nr_bad + 23))
 ktap_print_msg "table of cpu0: $(table_signature 0)-> auto limit ${limit0:-unknown}"
 
 run_case "attribute exists and is off by default" t_default_off
@@ -928,6 +1032,7 @@ run_case "every CPU uses deep states again after I/O" t_deep_again
 run_case "I/O sparser than the hold period raises nothing" t_sparse
 run_case "requests stuck in flight raise nothing before they complete" t_stall
 run_case "a single-queue device raises only the CPU that does its I/O" t_single_queue
+run_case "an idle CPU is woken when it is relaxed" t_relax_wakes
 run_case "the work item runs at most twice per hold period, not per request" t_work_rate
 run_case "concurrent qos/scheduler/nr_requests writes never fail (shared tags)" t_concurrent_shared
 run_case "concurrent qos/scheduler/nr_requests writes never fail (own tags, I/O)" t_concurrent_own
