@@ -453,6 +453,95 @@ static void blk_shallow_idle_sparse_test(struct kunit *test)
 	expect_now(test, q, NO_LIMIT, "raised by a sparse request");
 }
 
+/* The hold period in jiffies, as blk-shallow-idle.c rounds it. */
+static unsigned long test_hold_jiffies(void)
+{
+	return msecs_to_jiffies(READ_ONCE(blk_shallow_idle_hold_ms)) + 1;
+}
+
+/*
+ * Issue a request in jiffy @at, which is still to come: true if it also
+ * completed in that jiffy, false (maybe without issuing it) if not.
+ */
+static bool test_issue_at(struct kunit *test, struct test_ctx *ctx,
+			  unsigned long at)
+{
+	unsigned long now = jiffies;
+
+	if (time_before(now + 1, at))
+		schedule_timeout_uninterruptible(at - 1 - now);
+	while (time_before(jiffies, at))
+		cpu_relax();
+	if (time_after(jiffies, at))
+		return false;
+	test_issue(test, ctx);
+	return !time_after(jiffies, at);
+}
+
+/*
+ * After two idle hold periods, two requests that complete exactly @gap
+ * jiffies apart; false if one did not start and end in its jiffy.
+ */
+static bool test_pair(struct kunit *test, struct test_ctx *ctx,
+		      unsigned long gap)
+{
+	unsigned long at;
+
+	msleep(jiffies_to_msecs(2 * test_hold_jiffies()));
+	at = jiffies + 2;
+	return test_issue_at(test, ctx, at) &&
+	       test_issue_at(test, ctx, at + gap);
+}
+
+/* Wait up to @ms for a busy period of @hctx beyond the first @raises. */
+static bool wait_raises(struct blk_mq_hw_ctx *hctx, unsigned long raises,
+			unsigned int ms)
+{
+	unsigned long end = jiffies + msecs_to_jiffies(ms);
+
+	do {
+		if (blk_shallow_idle_raises(hctx) != raises)
+			return true;
+		usleep_range(1000, 2000);
+	} while (time_before(jiffies, end));
+	return blk_shallow_idle_raises(hctx) != raises;
+}
+
+/*
+ * The edges of the sparse rule, to the jiffy: two completions a whole
+ * hold period apart start no busy period, two a jiffy closer start one.
+ */
+static void blk_shallow_idle_sparse_edge_test(struct kunit *test)
+{
+	struct test_ctx *ctx = test->priv;
+	struct request_queue *q = ctx->disk->queue;
+	struct blk_mq_hw_ctx *hctx = queue_hctx(q, 0);
+	unsigned long hold, raises = 0;
+	int i;
+
+	WRITE_ONCE(blk_shallow_idle_hold_ms, 20);
+	hold = test_hold_jiffies();
+	KUNIT_ASSERT_EQ(test, blk_shallow_idle_set_mode(q, TEST_LIMIT_US), 0);
+	for (i = 0; i < 10; i++) {
+		raises = blk_shallow_idle_raises(hctx);
+		if (test_pair(test, ctx, hold))
+			break;
+	}
+	KUNIT_ASSERT_LT_MSG(test, i, 10, "no pair of requests in exact jiffies");
+	KUNIT_EXPECT_FALSE_MSG(test, wait_raises(hctx, raises, 200),
+			       "raised by two requests %lu jiffies apart, the hold period",
+			       hold);
+	for (i = 0; i < 10; i++) {
+		raises = blk_shallow_idle_raises(hctx);
+		if (test_pair(test, ctx, hold - 1))
+			break;
+	}
+	KUNIT_ASSERT_LT_MSG(test, i, 10, "no pair of requests in exact jiffies");
+	KUNIT_EXPECT_TRUE_MSG(test, wait_raises(hctx, raises, TEST_HOLD_MS / 2),
+			      "not raised by two requests %lu jiffies apart, inside the hold period",
+			      hold - 1);
+}
+
 /*
  * The second request within a hold period raises the CPU that completed
  * it, and only that one, though the hctx spans every CPU.
@@ -1308,6 +1397,7 @@ static struct kunit_case blk_shallow_idle_test_cases[] = {
 	KUNIT_CASE_PARAM(blk_shallow_idle_parse_test, parse_gen_params),
 	KUNIT_CASE(blk_shallow_idle_enable_test),
 	KUNIT_CASE(blk_shallow_idle_sparse_test),
+	KUNIT_CASE(blk_shallow_idle_sparse_edge_test),
 	KUNIT_CASE(blk_shallow_idle_stream_test),
 	KUNIT_CASE(blk_shallow_idle_hold_test),
 	KUNIT_CASE(blk_shallow_idle_relax_bound_test),

@@ -180,7 +180,9 @@ cmd_export() {
 	done
 
 	if [ "$n" -gt 0 ]; then
-		gk format-patch -q --cover-letter --zero-commit --no-renames \
+		# A fixed --abbrev: git's default grows with the object count,
+		# and a fresh tree would rewrite every index line.
+		gk format-patch -q --cover-letter --zero-commit --no-renames --abbrev=9 \
 			--subject-prefix="$cov_prefix" -o "$tmp/out" "baseline..$BRANCH" >/dev/null
 		# Keep the hand-written subject and blurb; date it like the last
 		# patch so that an unchanged branch exports byte-identical files.

@@ -728,12 +728,17 @@ t_relax_wakes() {
 			cat "$TRACEFS/events/$e/enable" > "$TMP/wk.$(basename $e)"
 			echo 1 > "$TRACEFS/events/$e/enable"
 		done
+		# The job sleeps 300 ms after every 64 reads, so that its busy
+		# periods end while cpu$last is idle: an exiting fio keeps it
+		# busy for 100 ms and more on a debug kernel, and a relax that
+		# finds the CPU busy rightly wakes nothing.
 		for try in 1 2 3 4 5; do
 			n0=$(wc -l < "$TRACEFS/trace")
 			r0=$(sum_field relaxes shallow_idle_wk)
 			"$FIO" --name=wk --filename=/dev/shallow_idle_wk --direct=1 \
 				--rw=randread --bs=4k --ioengine=psync --numjobs=1 \
-				--cpus_allowed="$last" --time_based --runtime=1 \
+				--cpus_allowed="$last" --thinktime=300000 \
+				--thinktime_blocks=64 --time_based --runtime=2 \
 				--output=/dev/null || { ktap_print_msg "fio failed"; break; }
 			wait_for 2 relaxed_since "$r0" shallow_idle_wk ||
 				{ ktap_print_msg "not relaxed within 2 s"; break; }
