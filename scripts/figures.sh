@@ -199,6 +199,12 @@ series_of() {
 # working tree without one): the diffs of the patches `series' lists, in
 # order, without their changelogs, index lines and signatures, so that a
 # changelog-only change (which builds the same kernel) leaves it as it is.
+# Without the files that only tests are made of either (KUnit suites,
+# *-test.c and *_kunit.c, and tools/testing/): a KUnit suite runs at boot,
+# before any benchmark starts, and a kselftest is not run by one, so a
+# change to a test alone measures the same kernel. Their Kconfig and
+# Makefile lines, and anything a test reaches in the code it tests
+# (VISIBLE_IF_KUNIT), still count.
 series_diffs() {
 	local p
 	if [ -n "${1:-}" ]; then
@@ -209,7 +215,8 @@ series_diffs() {
 		for p in $(cat "$TOP/series"); do
 			cat "$TOP/patches/$p"
 		done
-	fi | awk '/^diff --git /{ d = 1 } /^-- $/{ d = 0 } d && !/^index /'
+	fi | awk '/^diff --git /{ d = $3 !~ /(-test|_kunit)\.c$|^a\/tools\/testing\// }
+		/^-- $/{ d = 0 } d && !/^index /'
 }
 
 # stale RUN_TXT... - a "Stale" line when a run measured another series than

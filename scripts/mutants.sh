@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # mutants.sh [--check | --table] [--only NN[,NN...]] [--control | --no-control]
+#            [--debug]
 #
 # Mutation testing of the series: tools/mutants/NN-name.patch are small,
 # realistic bugs (git diff format, paths relative to the kernel tree root,
@@ -17,6 +18,16 @@
 #   --table     only write the table again from the results of the last
 #               run (results/mutants/table.tsv and the logs beside it).
 #   --only NN   run only the mutants whose number (or full name) is listed.
+#   --debug     run the tests on the debug kernel (scripts/configs/
+#               debug.config: lockdep, KASAN, kmemleak, fault injection, ...)
+#               instead of the test kernel: scripts/build.sh debug,
+#               scripts/kunit.sh on it, scripts/kselftest.sh --debug. Slower
+#               (a full build of the debug kernel first, then each mutant's
+#               tests take longer). Results in results/mutants-debug/. A
+#               mutant whose description line starts with "Mutant (debug
+#               kernel):" is a bug that only the debug kernel's checkers can
+#               show (fault injection, kmemleak): it runs only with --debug,
+#               and a run without it says that it left it out.
 #   --control   first run the fast tests on the unmutated series (default
 #               for a full run, not with --only): every KUnit case must pass
 #               and the kselftest may fail only TAP cases, else no kill
@@ -57,7 +68,7 @@ set -uo pipefail
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 MUTANTS=$TOP/tools/mutants
 
-check=0 table=0 only="" control=""
+check=0 table=0 only="" control="" debug=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--check) check=1; shift ;;
@@ -65,6 +76,7 @@ while [ $# -gt 0 ]; do
 	--only) only=",${2:?--only wants NN[,NN...]},"; shift 2 ;;
 	--control) control=1; shift ;;
 	--no-control) control=0; shift ;;
+	--debug) debug=1; shift ;;
 	*) sed -n '4,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2; exit 2 ;;
 	esac
 done
@@ -79,7 +91,8 @@ fi
 # shellcheck source=scripts/common.sh
 . "$TOP/scripts/common.sh"
 
-# The mutants, in file-name order (optionally those of --only).
+# The mutants, in file-name order (optionally those of --only); with
+# --run, without --debug, not those that need the debug kernel.
 list_mutants() {
 	local f n
 	for f in "$MUTANTS"/[0-9][0-9]-*.patch; do
@@ -88,9 +101,24 @@ list_mutants() {
 		if [ -n "$only" ] && [[ $only != *",${n%%-*},"* ]] && [[ $only != *",$n,"* ]]; then
 			continue
 		fi
+		if [ "${1:-}" = --run ] && [ $debug = 0 ] && needs_debug "$f"; then
+			continue
+		fi
 		echo "$n"
 	done
 }
+
+# needs_debug PATCH: the mutant is one only the debug kernel can show.
+needs_debug() {
+	[[ $(sed -n 1p "$1") == "Mutant (debug kernel):"* ]]
+}
+
+# The kernel the tests run on, and where the kselftest leaves its TAP.
+if [ $debug = 1 ]; then
+	KERNEL=debug KST_ARGS=(--debug) KST_DIR=kselftest-debug
+else
+	KERNEL=test KST_ARGS=() KST_DIR=kselftest
+fi
 
 series_patches() {
 	series_names < "$TOP/series"
@@ -174,6 +202,7 @@ fi
 
 # ---- a run --------------------------------------------------------------------
 RES=$RESULTS/mutants
+[ $debug = 0 ] || RES=$RESULTS/mutants-debug
 mkdir -p "$WORK" "$RES"
 # One run at a time in this WORK. The kernel tree is this run's alone:
 # series.sh apply takes a lock of this WORK ($WORK/tree.lock), not the
@@ -185,8 +214,10 @@ if [ $table = 0 ]; then
 exec 8>>"$WORK/mutants.lock"
 flock -n 8 || die "another mutants.sh runs in $WORK"
 
-mapfile -t names < <(list_mutants)
-[ ${#names[@]} -gt 0 ] || die "no mutant in $MUTANTS${only:+ matching --only $only}"
+mapfile -t names < <(list_mutants --run)
+[ ${#names[@]} -gt 0 ] || die "no mutant in $MUTANTS${only:+ matching --only $only}${only:+ (without --debug)}"
+left=$(comm -23 <(list_mutants) <(printf '%s\n' "${names[@]}") | tr '\n' ' ')
+[ -z "$left" ] || log "mutants: left out, they need the debug kernel (--debug): $left"
 
 log "mutants: WORK=$WORK, build lock $BUILD_LOCK, ${#names[@]} mutants"
 "$TOP/scripts/baseline.sh" || die "baseline failed"
@@ -237,6 +268,8 @@ first_kunit_failure() {
 }
 
 now() { date +%s; }
+# The build folder of the kernel the tests run on.
+kernel_dir() { if [ $debug = 1 ]; then echo "$BUILD_DEBUG"; else echo "$BUILD"; fi; }
 rows=()	# name<TAB>status<TAB>killed_by<TAB>detail<TAB>build_s<TAB>kunit_s<TAB>kselftest_s<TAB>total_s
 
 write_table() {
@@ -247,7 +280,7 @@ write_table() {
 	} > "$RES/table.tsv"
 	{
 		echo "Mutants of the series at $(gk log -1 --format='%h %s' "$ORIG") ($(date -u +%FT%TZ));"
-		echo "fast tests: scripts/kunit.sh, then scripts/kselftest.sh --tables spr --governors menu;"
+		echo "fast tests on the $KERNEL kernel: scripts/kunit.sh, then scripts/kselftest.sh ${KST_ARGS[*]}${KST_ARGS:+ }--tables spr --governors menu;"
 		echo "time: build (including waits for the build lock) and tests; per step in table.tsv."
 		if [ -s "$KNOWN" ]; then
 			echo "The unmutated series fails these kselftest cases; they count as no kill:"
@@ -273,7 +306,7 @@ write_table() {
 # TAP file's summary when every planned result came, and the guest's exit
 # status 1).
 kst_failures() {
-	local tap=$1/kselftest/kselftest-spr-menu.tap l
+	local tap=$1/$KST_DIR/kselftest-spr-menu.tap l
 	[ ! -f "$tap" ] || sed -n 's/^not ok [0-9]* //p' "$tap"
 	grep '^FAIL ' "$1/kselftest.txt" 2>/dev/null | while IFS= read -r l; do
 		if [[ $l =~ table=spr\ governor=menu:\ ([0-9]+)\ ok,\ ([0-9]+)\ not\ ok,\ ([0-9]+)\ skipped\ of\ ([0-9]+)$ ]] &&
@@ -292,14 +325,14 @@ run_tests() {
 	status=survived killed_by="" detail="" bs="" kus="" kss="" note=""
 	own_out "$out" .mutant-run
 	t=$(now)
-	if ! "$TOP/scripts/build.sh" test > "$out/build.log" 2>&1; then
+	if ! "$TOP/scripts/build.sh" $KERNEL > "$out/build.log" 2>&1; then
 		bs=$(($(now) - t))
 		status=error killed_by="build" detail=$(grep -m1 -E 'error:' "$out/build.log" || tail -n 1 "$out/build.log")
 		return
 	fi
 	bs=$(($(now) - t))
 	t=$(now)
-	RESULTS=$out "$TOP/scripts/kunit.sh" > "$out/kunit.txt" 2>&1
+	RESULTS=$out "$TOP/scripts/kunit.sh" --build "$(kernel_dir)" > "$out/kunit.txt" 2>&1
 	rc=$?
 	kus=$(($(now) - t))
 	# Killed when a KUnit case failed or crashed, or no summary came back
@@ -320,7 +353,7 @@ run_tests() {
 		return
 	fi
 	t=$(now)
-	RESULTS=$out "$TOP/scripts/kselftest.sh" --tables spr --governors menu > "$out/kselftest.txt" 2>&1
+	RESULTS=$out "$TOP/scripts/kselftest.sh" "${KST_ARGS[@]}" --tables spr --governors menu > "$out/kselftest.txt" 2>&1
 	rc=$?
 	kss=$(($(now) - t))
 	kst_failures "$out" > "$out/failures.txt"
@@ -333,7 +366,7 @@ run_tests() {
 		# result (ktap_print_msg comes first).
 		m=$(awk -v d="$detail" '/^# / {m = substr($0, 3); next}
 			/^not ok / {t = $0; sub(/^not ok [0-9]+ /, "", t); if (t == d) {print m; exit}}
-			{m = ""}' "$out/kselftest/kselftest-spr-menu.tap" 2>/dev/null)
+			{m = ""}' "$out/$KST_DIR/kselftest-spr-menu.tap" 2>/dev/null)
 		detail="$detail${m:+ ($m)}"
 	elif [ $rc != 0 ]; then
 		note="kselftest.sh exit $rc, only failures the unmutated series has too: $(paste -sd';' "$out/failures.txt")"

@@ -25,7 +25,7 @@
 #   platform    the emulated C-state platform self-test (scripts/platform-test.sh)
 #   kselftest   the series' kselftest in that guest, menu and teo, Sapphire
 #               Rapids and AMD-like tables (scripts/kselftest.sh --debug)
-#   torture     the short torture and the bad-input table (scripts/torture.sh)
+#   torture     the short torture (scripts/torture.sh)
 #
 # One kernel, not a test kernel and a debug kernel: on a fresh machine each
 # costs a full build, the longest step of the run, and every test runs as

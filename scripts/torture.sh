@@ -1,13 +1,12 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# torture.sh [--long] [--build DIR] [--badinput-only] [--no-lock] [--guest-args ARGS]
+# torture.sh [--long] [--build DIR] [--no-lock] [--guest-args ARGS]
 #
 # Reliability run of the shallow_idle series: boots the kernel of DIR
 # (default $BUILD_DEBUG, the debug kernel with lockdep, KASAN, kmemleak,
 # DEBUG_ATOMIC_SLEEP, DEBUG_OBJECTS and DEBUG_LIST) under QEMU and runs
-# tools/guest/torture.sh in it, which first runs the bad-input table
-# (tools/guest/badinput.sh) and then the torture run: fio on null_blk
+# tools/guest/torture.sh in it, the torture run: fio on null_blk
 # devices throughout while the attribute is toggled, CPU1 goes offline and
 # online, submit_queues/poll_queues change, devices are created and deleted
 # under I/O, the I/O scheduler, the cpuidle governor and the emulated
@@ -25,12 +24,11 @@
 #   (default)        short run (CI): at least 60 s of torture, until 1000
 #                    toggles, 50 CPU1 hotplug cycles, ... are done (about
 #                    2 minutes); about 5 minutes in all on the debug kernel
-#                    under TCG (boot 75 s, bad-input table 10 s, checks 60 s)
+#                    under TCG (boot 75 s, checks 60 s)
 #   --long           at least 15 minutes of torture, 8-10 times the counts
 #                    (about 18 minutes in all)
 #   --build DIR      the kernel build folder to boot (also works with the
 #                    normal kernel: the debug-only checks then see nothing)
-#   --badinput-only  boot only to run the bad-input table
 #   --no-lock        do not wait for kernel builds (guest.sh --lock is the
 #                    default: TCG needs the CPUs)
 #   --guest-args ARGS  more variables for tools/guest/torture.sh, e.g.
@@ -38,14 +36,13 @@
 #                    report would switch lockdep off for the rest of the run
 #
 # Prints one "PASS name" or "FAIL name: why" line per check ("SKIP name:
-# why" for a TAP "ok ... # SKIP", which is no pass), the bad-input table,
-# the counts of the run and, on a failure, the evidence (report excerpts,
+# why" for a TAP "ok ... # SKIP", which is no pass), the counts of the
+# run and, on a failure, the evidence (report excerpts,
 # the console log path); exits non-zero if any check failed or was skipped.
 # Results: $RESULTS/torture-short/, $RESULTS/torture-long/ (with
-# --guest-args: torture-MODE-ARGS/) or $RESULTS/badinput/ (see
-# tools/guest/torture.sh for the files). Known gap: the bad-input table
-# cannot issue a zero-length write(2) from busybox; its "empty" row is an
-# open and close without any write.
+# --guest-args: torture-MODE-ARGS/; see tools/guest/torture.sh for the
+# files). The table of bad inputs is the kselftest's (t_bad_input in
+# tools/testing/selftests/block/shallow_idle.sh).
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
@@ -54,12 +51,11 @@ usage() {
 	exit 2
 }
 
-mode=short build="" bi_only=0 lock=--lock gargs=""
+mode=short build="" lock=--lock gargs=""
 while [ $# -gt 0 ]; do
 	case $1 in
 	--long) mode=long; shift ;;
 	--build) build=${2:?}; shift 2 ;;
-	--badinput-only) bi_only=1; shift ;;
 	--no-lock) lock=""; shift ;;
 	--guest-args) gargs=${2?}; shift 2 ;;
 	-h|--help) usage ;;
@@ -97,30 +93,28 @@ tap_verdicts() {
 	done < "$f"
 }
 
-if [ $bi_only = 1 ]; then
-	name=badinput script=badinput.sh tmo=600 append=""
-else
-	name=torture-$mode script=torture.sh
-	# The guest's hang limits (tools/guest/torture.sh; --guest-args may
-	# set them) and a host timeout that leaves room for all of them: boot,
-	# bad-input table and setup (600 s), the run up to its cap, the stop
-	# of the workers (hang_s) and the checks afterwards (600 s).
-	if [ $mode = long ]; then max_s=2400; else max_s=1200; fi
-	hang_s=300
-	for a in $gargs; do
-		case $a in
-		torture_max_s=*) max_s=${a#*=} ;;
-		torture_hang_s=*) hang_s=${a#*=} ;;
-		esac
-	done
-	if ! [[ $max_s =~ ^[0-9]+$ ]] || ! [[ $hang_s =~ ^[0-9]+$ ]]; then
-		die "torture_max_s and torture_hang_s want seconds"
-	fi
-	tmo=$((600 + max_s + hang_s + 600))
-	append="torture_mode=$mode torture_max_s=$max_s torture_hang_s=$hang_s${gargs:+ $gargs}"
-	# A run with other guest arguments keeps its own results.
-	[ -z "$gargs" ] || name=$name-$(printf '%s' "$gargs" | tr -c 'A-Za-z0-9,' '-')
+name=torture-$mode script=torture.sh
+# The guest's hang limits (tools/guest/torture.sh; --guest-args may
+# set them) and a host timeout that leaves room for all of them: boot
+# and setup (600 s), the run up to its cap, the stop
+# of the workers (hang_s) and the checks afterwards (600 s).
+if [ $mode = long ]; then max_s=2400; else max_s=1200; fi
+hang_s=300
+for a in $gargs; do
+	case $a in
+	torture_max_s=*) max_s=${a#*=} ;;
+	torture_hang_s=*) hang_s=${a#*=} ;;
+	esac
+done
+if ! [[ $max_s =~ ^[0-9]+$ ]] || ! [[ $hang_s =~ ^[0-9]+$ ]]; then
+	die "torture_max_s and torture_hang_s want seconds"
 fi
+tmo=$((600 + max_s + hang_s + 600))
+# kunit.enable=0: the KUnit suites built into the kernel are the
+# kunit step's; run here again at boot they would only cost time.
+append="kunit.enable=0 torture_mode=$mode torture_max_s=$max_s torture_hang_s=$hang_s${gargs:+ $gargs}"
+# A run with other guest arguments keeps its own results.
+[ -z "$gargs" ] || name=$name-$(printf '%s' "$gargs" | tr -c 'A-Za-z0-9,' '-')
 out=$RESULTS/$name
 log "torture: $name on $(basename "$build") (results in $out)"
 start=$SECONDS
@@ -130,52 +124,24 @@ timed "$name" "$TOP/scripts/guest.sh" --kernel "$build" --script "$script" --out
 wall=$((SECONDS - start))
 [ -f "$out/console.log" ] || die "torture: no guest output in $out"
 
-# ---- the bad-input table ------------------------------------------------
-if [ -f "$out/badinput.md" ]; then
+tap_verdicts "$out/torture.tap" "torture $mode"
+if [ -f "$out/torture-counts.txt" ]; then
 	echo
-	cat "$out/badinput.md"
+	cat "$out/torture-counts.txt"
 	echo
 fi
-if [ -f "$out/badinput.tap" ]; then
-	nskip=$(grep -Ec '^ok .*# *SKIP' "$out/badinput.tap" || true)
-	nok=$(grep '^ok ' "$out/badinput.tap" | grep -Evc '# *SKIP' || true)
-	nnot=$(grep -c '^not ok ' "$out/badinput.tap" || true)
-	while IFS= read -r l; do
-		skip "badinput ($(basename "$build")): ${l#ok * - }"
-	done < <(grep -E '^ok .*# *SKIP' "$out/badinput.tap")
-	if [ "$nnot" = 0 ] && [ "$nok" -gt 0 ]; then
-		note=""
-		[ "$nskip" = 0 ] || note=", $nskip skipped (SKIP lines)"
-		pass "badinput ($(basename "$build")): all $nok checks as expected$note"
-	else
-		fail "badinput ($(basename "$build")): $nnot of $((nok + nnot)) checks differ from the expectation:"
-		grep '^not ok ' "$out/badinput.tap" | sed 's/^/    /'
-	fi
-else
-	fail "badinput: no results ($out/badinput.tap)"
+if [ -s "$out/lock_stat.txt" ]; then
+	echo "Lock hold times over the run (/proc/lock_stat, us; holdtime-max is the longest hold):"
+	cat "$out/lock_stat.txt"
+	echo
 fi
-
-# ---- the torture run ----------------------------------------------------
-if [ $bi_only = 0 ]; then
-	tap_verdicts "$out/torture.tap" "torture $mode"
-	if [ -f "$out/torture-counts.txt" ]; then
-		echo
-		cat "$out/torture-counts.txt"
-		echo
-	fi
-	if [ -s "$out/lock_stat.txt" ]; then
-		echo "Lock hold times over the run (/proc/lock_stat, us; holdtime-max is the longest hold):"
-		cat "$out/lock_stat.txt"
-		echo
-	fi
-	if [ -s "$out/hang.txt" ]; then
-		fail "torture $mode: hang, stacks in $out/hang.txt"
-		head -n 60 "$out/hang.txt" | sed 's/^/    /'
-	fi
-	if [ -s "$out/errors.txt" ]; then
-		echo "unexpected operation errors ($out/errors.txt):"
-		head -n 20 "$out/errors.txt" | sed 's/^/    /'
-	fi
+if [ -s "$out/hang.txt" ]; then
+	fail "torture $mode: hang, stacks in $out/hang.txt"
+	head -n 60 "$out/hang.txt" | sed 's/^/    /'
+fi
+if [ -s "$out/errors.txt" ]; then
+	echo "unexpected operation errors ($out/errors.txt):"
+	head -n 20 "$out/errors.txt" | sed 's/^/    /'
 fi
 
 # The kernel log of the whole run: the console holds it even when the

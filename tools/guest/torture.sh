@@ -9,11 +9,9 @@
 #
 # Usage: guest.sh --kernel BUILD --script torture.sh --append \
 #            "torture_mode=short|long [torture_min_s=S] [torture_max_s=S]
-#             [torture_badinput=0|1] [torture_skip=KIND,...]
+#             [torture_skip=KIND,...]
 #             [torture_hang_s=S]"
 #
-# 0. With torture_badinput=1 (default) badinput.sh runs first (its own
-#    results: badinput.md, badinput.tap).
 # 1. Setup: emu_cstates (table spr), governor menu, the dev_pm_qos trace
 #    events (device cpu*) into a large per-CPU ring buffer that does not
 #    overwrite, and three null_blk devices made through configfs (each 2
@@ -78,7 +76,7 @@
 # torture.json, trace-summary.txt, trace.txt.gz, dmesg.txt, kmemleak.txt,
 # kmemleak-boot.txt, createdel.txt, errors.txt (unexpected errors of the
 # operations), hang.txt (on a hang), fio-*.txt (output of failed fio runs).
-# Exit code: 0 if every check passed (and badinput.sh passed).
+# Exit code: 0 if every check passed.
 
 . "$SHARE/lib.sh"
 
@@ -101,7 +99,6 @@ esac
 MIN_S=${torture_min_s:-$MIN_S}
 MAX_S=${torture_max_s:-$MAX_S}
 HANG_S=${torture_hang_s:-300}
-BADINPUT=${torture_badinput:-1}
 
 NULLB_CFS=/sys/kernel/config/nullb
 DEBUGFS=/sys/kernel/debug
@@ -128,7 +125,6 @@ T=/tmp/torture
 STOP=$T/stop
 ERRLOG=$RESULTS_DIR/errors.txt
 COUNTS=$RESULTS_DIR/torture-counts.txt
-rc_bad=0
 
 rm -rf "$T"
 mkdir -p "$T"
@@ -569,20 +565,6 @@ fatal() {
 	dmesg > "$RESULTS_DIR/dmesg.txt"
 	exit 1
 }
-
-# ---- 0. bad input table ------------------------------------------------------
-
-if [ "$BADINPUT" = 1 ]; then
-	msg "bad input table"
-	if sh "$SHARE/badinput.sh" > "$T/badinput.out" 2>&1; then
-		cat "$T/badinput.out"
-		msg "badinput: pass"
-	else
-		cat "$T/badinput.out"
-		msg "badinput: FAIL (badinput.tap)"
-		rc_bad=1
-	fi
-fi
 
 # ---- 1. setup ----------------------------------------------------------------
 
@@ -1052,5 +1034,4 @@ cat "$T/counts2" >> "$COUNTS"
 } > "$RESULTS_DIR/torture.json"
 
 tap_diag "torture $MODE: $TAP_FAIL failed checks"
-tap_end || exit 1
-[ $rc_bad = 0 ]
+tap_end

@@ -52,6 +52,7 @@ cleanup() {
 		echo 0 > "$TRACEFS/events/block/$e/enable" 2>/dev/null
 	done
 	echo 0 > "$TRACEFS/events/block/block_rq_complete/enable" 2>/dev/null
+	fail_none
 	rm -rf "$TMP"
 }
 trap cleanup EXIT
@@ -346,26 +347,40 @@ t_default_off() {
 	[ "$mode" = off ] || { ktap_print_msg "read \"$mode\""; return 1; }
 }
 
-# An invalid input fails and leaves the mode unchanged ($bad_file).
+# An invalid input ($bad_file, written with cat: one write(2) per 4 KiB)
+# fails with EINVAL and leaves the mode set before it ($bad_before; the
+# cases rotate over 25, auto, 1000000 and off).
 t_bad_input() {
-	if cat "$bad_file" > "$(attr)" 2>/dev/null; then
+	write_attr "$bad_before" ||
+		{ ktap_print_msg "cannot set $bad_before first"; return 1; }
+	if cat "$bad_file" > "$(attr)" 2> "$TMP/err"; then
 		ktap_print_msg "accepted"
 		return 1
 	fi
-	[ "$(cat "$(attr)")" = 25 ]
+	# cat's "write error: <strerror>", its last line.
+	err=$(sed -n '$s/.*: //p' "$TMP/err")
+	[ "$err" = "Invalid argument" ] ||
+		{ ktap_print_msg "failed with \"$err\", not EINVAL"; return 1; }
+	mode=$(cat "$(attr)")
+	[ "$mode" = "$bad_before" ] ||
+		{ ktap_print_msg "$bad_before became $mode"; return 1; }
 }
 
-# Every valid form is accepted, with and without a newline.
+# Every valid form is accepted, with and without a newline, and reads back
+# in its canonical form (leading zeros are decimal digits).
 t_valid_inputs() {
 	ok=0
-	for v in off auto 1 7 1000000 "1000000
+	for v in off auto 1 7 25 1000000 "1000000
 " "auto
 " "off
 " "3
-"; do
-		want=$(printf '%s' "$v" | tr -d '\n')
+" 0010:10; do
+		case $v in
+		*:*) want=${v#*:} v=${v%:*} ;;
+		*) want=$(printf '%s' "$v" | tr -d '\n') ;;
+		esac
 		if ! write_attr "$v" || [ "$(cat "$(attr)")" != "$want" ]; then
-			ktap_print_msg "valid input '$want' not accepted"
+			ktap_print_msg "valid input '$v' not accepted as $want"
 			ok=1
 		fi
 	done
@@ -378,20 +393,22 @@ t_same_mode() {
 		[ "$(cat "$(attr)")" = auto ] && write_attr off
 }
 
+# nobody_write: write "auto" as user nobody, its shell's errors in
+# $TMP/err; exit status 2 if no tool here can switch users.
 nobody_write() {
 	cmd="echo auto > $(attr)"
 	if setpriv --reuid=65534 --regid=65534 --clear-groups true 2>/dev/null; then
-		setpriv --reuid=65534 --regid=65534 --clear-groups sh -c "$cmd" 2>/dev/null
+		setpriv --reuid=65534 --regid=65534 --clear-groups sh -c "$cmd" 2> "$TMP/err"
 	elif chpst -u 65534:65534 true 2>/dev/null; then
-		chpst -u 65534:65534 sh -c "$cmd" 2>/dev/null
+		chpst -u 65534:65534 sh -c "$cmd" 2> "$TMP/err"
 	elif su -s /bin/sh nobody -c true 2>/dev/null; then
-		su -s /bin/sh nobody -c "$cmd" 2>/dev/null
+		su -s /bin/sh nobody -c "$cmd" 2> "$TMP/err"
 	else
 		return 2
 	fi
 }
 
-# An unprivileged write is refused and changes nothing.
+# An unprivileged write is refused (EACCES, at open) and changes nothing.
 t_unprivileged() {
 	write_attr off
 	nobody_write
@@ -400,7 +417,11 @@ t_unprivileged() {
 		skip_why="no setpriv, chpst or su"
 		return 4
 	fi
-	[ $rc != 0 ] && [ "$(cat "$(attr)")" = off ]
+	err=$(sed -n '$s/.*: //p' "$TMP/err")
+	[ $rc != 0 ] || { ktap_print_msg "accepted"; return 1; }
+	[ "$err" = "Permission denied" ] ||
+		{ ktap_print_msg "failed with \"$err\", not EACCES"; return 1; }
+	[ "$(cat "$(attr)")" = off ]
 }
 
 # "auto" enables every hctx, and an idle queue raises nothing.
@@ -967,6 +988,186 @@ t_work_rate() {
 	[ "$nh" -gt 0 ] && [ $((r1 - r0)) -gt 0 ] && [ "$w" -le "$max" ]
 }
 
+# ---- allocation failures --------------------------------------------------
+
+FAILSLAB=$DEBUGFS/failslab
+failslab_saved=""
+
+# fail_under FUNCTION: the Nth slab allocation that this shell asks to fail
+# through /proc/thread-self/fail-nth is counted only among allocations with
+# FUNCTION on their stack (failslab's stack trace filter, sleeping
+# allocations included), so that the Nth allocation of the series' code
+# fails and nothing else does. Exit status 4 ($skip_why) without fault
+# injection.
+fail_under() {
+	if [ ! -e /proc/thread-self/fail-nth ] || [ ! -e "$FAILSLAB/require-start" ]; then
+		skip_why="needs CONFIG_FAILSLAB and CONFIG_FAULT_INJECTION_STACKTRACE_FILTER"
+		return 4
+	fi
+	# FUNCTION's address and the next symbol's: its text.
+	set -- $(sort /proc/kallsyms | awk -v f="$1" '
+		s != "" && $1 != s { print s, $1; exit }
+		s == "" && $3 == f { s = $1 }')
+	case ${1:-0} in
+	*[1-9a-f]*) ;;
+	*) ktap_print_msg "no address in /proc/kallsyms"; return 1 ;;
+	esac
+	failslab_saved=""
+	for f in require-start require-end ignore-gfp-wait verbose; do
+		failslab_saved="$failslab_saved $(cat "$FAILSLAB/$f")"
+	done
+	echo "0x$1" > "$FAILSLAB/require-start" &&
+		echo "0x$2" > "$FAILSLAB/require-end" &&
+		echo N > "$FAILSLAB/ignore-gfp-wait" &&
+		echo 0 > "$FAILSLAB/verbose"
+}
+
+# fail_none: failslab as fail_under found it.
+fail_none() {
+	echo 0 > /proc/thread-self/fail-nth 2>/dev/null
+	[ -n "$failslab_saved" ] || return 0
+	set -- $failslab_saved
+	echo "$1" > "$FAILSLAB/require-start"
+	echo "$2" > "$FAILSLAB/require-end"
+	echo "$3" > "$FAILSLAB/ignore-gfp-wait"
+	echo "$4" > "$FAILSLAB/verbose"
+	failslab_saved=""
+}
+
+# nomem_loop CHECK CMD...: run CMD (a shell function or builtin: the fault
+# is this shell's) with its 1st, 2nd, ... allocation under fail_under's
+# function failing, until it runs with none left to fail (at most 40
+# runs). After each run, CHECK STATUS INJECTED judges it (INJECTED: 1 if
+# the allocation did fail). Counts the runs in nomem_runs and the failed
+# ones in nomem_failed.
+nomem_loop() {
+	check=$1
+	shift
+	nomem_runs=0
+	nomem_failed=0
+	while [ $nomem_runs -lt 40 ]; do
+		nomem_runs=$((nomem_runs + 1))
+		echo $nomem_runs > /proc/thread-self/fail-nth
+		"$@"
+		rc=$?
+		read -r left < /proc/thread-self/fail-nth
+		echo 0 > /proc/thread-self/fail-nth
+		[ $rc = 0 ] || nomem_failed=$((nomem_failed + 1))
+		injected=0
+		[ "$left" = 0 ] && injected=1
+		"$check" $rc $injected || return 1
+		[ $injected = 1 ] || return 0
+	done
+	ktap_print_msg "an allocation still failed at run $nomem_runs"
+	return 1
+}
+
+# nomem_check_write STATUS INJECTED: the write of $nomem_to over
+# $nomem_from failed only for an allocation failure and left $nomem_from
+# everywhere, or succeeded and gave every hctx its state for $nomem_to
+# (an allocation failure the allocator absorbed, such as kmemleak's own).
+# Writes $nomem_from back after a success.
+nomem_check_write() {
+	want=$nomem_to
+	if [ "$1" != 0 ]; then
+		[ "$2" = 1 ] ||
+			{ ktap_print_msg "write failed, no allocation failed"; return 1; }
+		want=$nomem_from
+	fi
+	got=$(cat "$(attr)")
+	[ "$got" = "$want" ] || {
+		ktap_print_msg "run $nomem_runs: the attribute reads $got, expected $want"
+		return 1
+	}
+	for h in $(hctx_dirs); do
+		if [ "$(hctx_field "$h" mode)" != "$want" ] ||
+		   [ -n "$(hctx_field "$h" state)" ]; then
+			ktap_print_msg "run $nomem_runs: an hctx is not at $want"
+			dump_hctxs
+			return 1
+		fi
+	done
+	[ "$1" != 0 ] || write_attr "$nomem_from"
+}
+
+# An allocation failure while the mode is written fails the write and
+# changes nothing: each allocation the write makes fails in turn
+# (failslab, fail-nth), from off to auto and from auto to 50.
+t_nomem_write() {
+	fail_under blk_shallow_idle_set_mode || return $?
+	bad=0
+	for pair in off:auto auto:50; do
+		nomem_from=${pair%:*}
+		nomem_to=${pair#*:}
+		write_attr "$nomem_from" || { bad=1; break; }
+		nomem_loop nomem_check_write write_attr "$nomem_to" || { bad=1; break; }
+		ktap_print_msg "$pair: $nomem_failed of $nomem_runs writes failed"
+		# No failed write would mean that no allocation was made to fail.
+		[ "$nomem_failed" -gt 0 ] || bad=1
+	done
+	fail_none
+	write_attr off
+	return $bad
+}
+
+# remap_queues: switch $dev between one and two hardware queues, as a
+# controller reset that changes the queue count does
+# (blk_mq_update_nr_hw_queues()).
+remap_queues() {
+	nr_queues=$((3 - nr_queues))
+	echo $nr_queues > "$NULLB_CFS/$dev/submit_queues"
+}
+
+# nomem_check_remap STATUS INJECTED: the remap succeeded; every hctx has
+# its state in "auto" or, only after an allocation failure, shows it
+# missing.
+nomem_check_remap() {
+	[ "$1" = 0 ] || { ktap_print_msg "run $nomem_runs: remap failed"; return 1; }
+	n=0
+	for h in $(hctx_dirs); do
+		if [ "$(hctx_field "$h" state)" = missing ]; then
+			n=$((n + 1))
+		elif [ "$(hctx_field "$h" mode)" != auto ]; then
+			ktap_print_msg "run $nomem_runs: an hctx is neither in auto nor missing"
+			dump_hctxs
+			return 1
+		fi
+	done
+	if [ $n -gt 0 ]; then
+		[ "$2" = 1 ] || { ktap_print_msg "state missing, no allocation failed"; return 1; }
+		remaps_missing=$((remaps_missing + 1))
+	fi
+	return 0
+}
+
+# An allocation failure while the hardware queues are remapped under I/O
+# leaves that hctx without state ("state=missing" in debugfs) and changes
+# nothing else; each allocation of the remap fails in turn. Writing the
+# mode again gives every hctx its state back, and every request added
+# while raised was removed.
+t_nomem_remap() {
+	fail_under blk_shallow_idle_remap || return $?
+	write_attr auto || return 1
+	run_io 60 2>/dev/null &
+	fio_pid=$!
+	nr_queues=2
+	remaps_missing=0
+	nomem_loop nomem_check_remap remap_queues
+	bad=$?
+	fail_none
+	kill $fio_pid
+	wait $fio_pid
+	[ $nr_queues = 2 ] || remap_queues
+	ktap_print_msg "$remaps_missing of $nomem_runs remaps left an hctx without state"
+	[ $remaps_missing -gt 0 ] || bad=1
+	write_attr off && write_attr auto || bad=1
+	for h in $(hctx_dirs); do
+		[ "$(hctx_field "$h" mode)" = auto ] || { dump_hctxs; bad=1; }
+	done
+	# requests_balanced sets variables of its own: look at $bad first.
+	[ $bad = 0 ] && write_attr off && requests_balanced
+}
+
 # ---- setup ---------------------------------------------------------------
 
 [ "$(id -u)" = 0 ] || skip_all "must be run as root"
@@ -984,23 +1185,28 @@ dev=$NAME
 [ -e "$(attr)" ] || skip_all "no shallow_idle attribute (CONFIG_BLK_SHALLOW_IDLE)"
 limit0=$(expected_limit 0)
 
-# Invalid inputs, one per file so that any byte can be written. No empty
-# one: the shell issues no write(2) for it and sysfs calls no attribute for
-# a zero-length write, so nothing would be tested; the KUnit parser case
-# for "" covers the parser.
+# The table of invalid inputs, one per file so that any byte can be
+# written (printf formats: \NNN is one byte, so "\0005" is NUL then 5).
+# No empty one: the shell issues no write(2) for it and sysfs calls no
+# attribute for a zero-length write, so nothing would be tested; the KUnit
+# parser case for "" covers the parser. Beyond PAGE_SIZE, sysfs passes the
+# attribute 4 KiB at a time: 4096 and more digits fail in the parser.
 BAD_INPUTS=$TMP/bad
 mkdir "$BAD_INPUTS"
 i=0
-for v in " " "\n" "0" "00" "-1" "+5" " 5" "5 " "5x" "5\n\n" "1e3" "0x10" \
-	 "10us" "1000001" "4294967296" "99999999999999999999" "Auto" \
-	 "OFF" "AUTO\n" "on" "autox" "off auto" "\001\377"; do
+for v in " " "\n" "\t  \n" "-1" "0" "0\n" "00" "+5" " 5" "1000001" \
+	 "2147483647" "2147483648" "4294967295" "4294967296" \
+	 "18446744073709551616" "99999999999999999999" "1e3" "0x10" "10us" \
+	 "5x" "5 " "5\n\n" "auto x" "auto " "off auto" "autox" "on" "Auto" \
+	 "OFF" "AUTO\n" "\001\377" "\0005" "5\0005" "auto\000x"; do
 	printf "$v" > "$BAD_INPUTS/$i"
 	i=$((i + 1))
 done
-printf '5\0005' > "$BAD_INPUTS/$i"	# 5, NUL, 5: three bytes
-i=$((i + 1))
-head -c 4096 /dev/zero | tr '\0' 7 > "$BAD_INPUTS/$i"
-nr_bad=$((i + 1))
+for n in 4095 4096 4097 8192; do
+	head -c $n /dev/zero | tr '\0' 7 > "$BAD_INPUTS/$i"
+	i=$((i + 1))
+done
+nr_bad=$i
 
 echo 8192 > "$TRACEFS/buffer_size_kb"
 trace_reset
@@ -1013,15 +1219,22 @@ done
 echo 1 > "$TRACEFS/tracing_on"
 
 ktap_print_header
-ktap_set_plan $((nr_bad + 23))
+ktap_set_plan $((nr_bad + 25))
 ktap_print_msg "table of cpu0: $(table_signature 0)-> auto limit ${limit0:-unknown}"
 
 run_case "attribute exists and is off by default" t_default_off
-write_attr 25
+set -- 25 auto 1000000 off
 for f in $(ls "$BAD_INPUTS" | sort -n); do
 	bad_file=$BAD_INPUTS/$f
+	bad_before=$1
+	set -- "$@" "$1"
+	shift
 	desc=$(od -An -c "$bad_file" | head -c 40 | tr -s ' ')
-	run_case "invalid input '$desc' rejected, mode unchanged" t_bad_input
+	len=$(wc -c < "$bad_file")
+	[ "$len" -le 40 ] ||
+		desc="$len bytes:$(head -c 12 "$bad_file" | od -An -c | tr -s ' ')..."
+	run_case "invalid input '$desc' rejected (EINVAL) over $bad_before, unchanged" \
+		t_bad_input
 done
 run_case "valid inputs accepted with and without newline" t_valid_inputs
 run_case "the mode in force written again succeeds" t_same_mode
@@ -1042,6 +1255,8 @@ run_case "the work item runs at most twice per hold period, not per request" t_w
 run_case "concurrent qos/scheduler/nr_requests writes never fail (shared tags)" t_concurrent_shared
 run_case "concurrent qos/scheduler/nr_requests writes never fail (own tags, I/O)" t_concurrent_own
 run_case "freeing raised state is traced with the CPUs it held" t_free_traced
+run_case "an allocation failure in a mode write changes nothing" t_nomem_write
+run_case "an allocation failure in a remap leaves only that hctx without state" t_nomem_remap
 run_case "off: every request removed (debugfs and trace balanced)" t_off_removes
 run_case "deleting a device while raised removes every request" t_delete_raised
 run_case "requests were added at all" t_added
