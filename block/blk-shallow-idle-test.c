@@ -1426,6 +1426,132 @@ static void blk_shallow_idle_remap_test(struct kunit *test)
 	expect_all(test, q, TEST_LIMIT_US, TEST_HOLD_MS / 2, "not raised after remap");
 }
 
+/*
+ * A mode change and a remap of the hardware queues, each started from
+ * inside the other through blk_shallow_idle_locked_hook: the one started
+ * second runs in a work item and must wait until the first is done.
+ */
+struct locked_race {
+	struct work_struct work;
+	struct test_ctx *ctx;
+	unsigned int nr;	/* hardware queues the remap asks for */
+	int mode;		/* the mode the mode change writes */
+	int ret;		/* what blk_shallow_idle_set_mode() returned */
+	bool done;		/* the work item's call returned */
+	bool done_early;	/* ... within 200 ms, inside the other one */
+};
+
+static struct locked_race *locked_race;
+
+static void race_remap_fn(struct work_struct *work)
+{
+	struct locked_race *r = container_of(work, struct locked_race, work);
+
+	blk_mq_update_nr_hw_queues(&r->ctx->set, r->nr);
+	WRITE_ONCE(r->done, true);
+}
+
+static void race_mode_fn(struct work_struct *work)
+{
+	struct locked_race *r = container_of(work, struct locked_race, work);
+
+	r->ret = blk_shallow_idle_set_mode(r->ctx->disk->queue, r->mode);
+	WRITE_ONCE(r->done, true);
+}
+
+/* Called once, inside the first of the two: start the second, give it time. */
+static void start_in_locked_window(struct request_queue *q)
+{
+	struct locked_race *r = READ_ONCE(locked_race);
+
+	if (!r || q != r->ctx->disk->queue || cmpxchg(&locked_race, r, NULL) != r)
+		return;
+	queue_work(system_unbound_wq, &r->work);
+	msleep(200);
+	WRITE_ONCE(r->done_early, READ_ONCE(r->done));
+}
+
+static void clear_locked_hook(void *unused)
+{
+	WRITE_ONCE(blk_shallow_idle_locked_hook, NULL);
+	WRITE_ONCE(locked_race, NULL);
+}
+
+/*
+ * A race whose second call is @fn, with the hook armed for it; the test
+ * clears the hook however it ends.
+ */
+static struct locked_race *arm_locked_race(struct kunit *test, work_func_t fn)
+{
+	struct locked_race *r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	INIT_WORK(&r->work, fn);
+	r->ctx = test->priv;
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, clear_locked_hook,
+							NULL), 0);
+	WRITE_ONCE(locked_race, r);
+	WRITE_ONCE(blk_shallow_idle_locked_hook, start_in_locked_window);
+	return r;
+}
+
+/*
+ * A remap that starts while a mode change is between reading the number of
+ * hardware queues and publishing state for them waits for it (the tag
+ * set's tag_list_lock), and then gives the new hctxs state in the new
+ * mode: a mode change that allocated outside the lock would publish state
+ * for hctxs that the remap has freed.
+ */
+static void blk_shallow_idle_mode_during_remap_test(struct kunit *test)
+{
+	struct test_ctx *ctx = test->priv;
+	struct request_queue *q = ctx->disk->queue;
+	struct locked_race *r;
+
+	if (nr_cpu_ids < 2)
+		kunit_skip(test, "one possible CPU: no remap changes the count");
+	r = arm_locked_race(test, race_remap_fn);
+	r->nr = 2;
+	KUNIT_EXPECT_EQ(test, blk_shallow_idle_set_mode(q, TEST_LIMIT_US), 0);
+	flush_work(&r->work);
+	clear_locked_hook(NULL);
+	KUNIT_ASSERT_TRUE_MSG(test, r->done, "the remap never ran");
+	KUNIT_EXPECT_FALSE_MSG(test, r->done_early,
+			       "the remap ran inside the mode change");
+	KUNIT_EXPECT_EQ(test, READ_ONCE(q->shallow_idle_mode), TEST_LIMIT_US);
+	expect_state_follows_masks(test, q, 2);
+	test_stream(test, ctx);
+	expect_all(test, q, TEST_LIMIT_US, TEST_HOLD_MS / 2,
+		   "not raised after the mode change and the remap");
+}
+
+/*
+ * The other way round: a mode change that starts while a remap is under
+ * way waits for it, and then gives every new hctx state for its mask.
+ */
+static void blk_shallow_idle_remap_during_mode_test(struct kunit *test)
+{
+	struct test_ctx *ctx = test->priv;
+	struct request_queue *q = ctx->disk->queue;
+	struct locked_race *r;
+
+	if (nr_cpu_ids < 2)
+		kunit_skip(test, "one possible CPU: no remap changes the count");
+	r = arm_locked_race(test, race_mode_fn);
+	r->mode = TEST_LIMIT_US;
+	blk_mq_update_nr_hw_queues(&ctx->set, 2);
+	flush_work(&r->work);
+	clear_locked_hook(NULL);
+	KUNIT_ASSERT_TRUE_MSG(test, r->done, "the mode change never ran");
+	KUNIT_EXPECT_FALSE_MSG(test, r->done_early,
+			       "the mode change ran inside the remap");
+	KUNIT_EXPECT_EQ(test, r->ret, 0);
+	expect_state_follows_masks(test, q, 2);
+	test_stream(test, ctx);
+	expect_all(test, q, TEST_LIMIT_US, TEST_HOLD_MS / 2,
+		   "not raised after the remap and the mode change");
+}
+
 /* Bring @cpu back online; 0 or the error, which fails the test. */
 static int test_cpu_up(struct kunit *test, unsigned int cpu)
 {
@@ -1606,6 +1732,8 @@ static struct kunit_case blk_shallow_idle_test_cases[] = {
 	KUNIT_CASE(blk_shallow_idle_refresh_auto_test),
 	KUNIT_CASE(blk_shallow_idle_refresh_driver_test),
 	KUNIT_CASE(blk_shallow_idle_remap_test),
+	KUNIT_CASE(blk_shallow_idle_mode_during_remap_test),
+	KUNIT_CASE(blk_shallow_idle_remap_during_mode_test),
 	KUNIT_CASE(blk_shallow_idle_hotplug_test),
 	KUNIT_CASE(blk_shallow_idle_mode_no_freeze_test),
 	KUNIT_CASE(blk_shallow_idle_teardown_test),

@@ -192,8 +192,28 @@ static void blk_shallow_idle_relax_window(struct blk_mq_hw_ctx *hctx)
 	if (hook)
 		hook(hctx);
 }
+
+/*
+ * KUnit's way into the sections that tag_list_lock serializes: called by a
+ * mode change once it has read the number of hardware queues, and by a
+ * remap as it starts, where it races the other of the two.
+ */
+void (*blk_shallow_idle_locked_hook)(struct request_queue *q);
+
+static void blk_shallow_idle_locked_window(struct request_queue *q)
+{
+	void (*hook)(struct request_queue *q);
+
+	hook = READ_ONCE(blk_shallow_idle_locked_hook);
+	if (hook)
+		hook(q);
+}
 #else
 static inline void blk_shallow_idle_relax_window(struct blk_mq_hw_ctx *hctx)
+{
+}
+
+static inline void blk_shallow_idle_locked_window(struct request_queue *q)
 {
 }
 #endif
@@ -959,6 +979,7 @@ void blk_shallow_idle_remap(struct request_queue *q)
 	unsigned long i;
 
 	lockdep_assert_held(&q->tag_set->tag_list_lock);
+	blk_shallow_idle_locked_window(q);
 
 	if (q->shallow_idle_mode == BLK_SHALLOW_IDLE_OFF)
 		return;
@@ -1048,6 +1069,7 @@ int blk_shallow_idle_set_mode(struct request_queue *q, int mode)
 		return -ENODEV;
 	}
 	n = q->nr_hw_queues;
+	blk_shallow_idle_locked_window(q);
 	cls = kcalloc(n, sizeof(*cls), GFP_NOIO);
 	ret = cls ? blk_shallow_idle_alloc_all(q, mode, cls) : -ENOMEM;
 	if (!ret) {

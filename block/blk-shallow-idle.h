@@ -24,6 +24,7 @@ int blk_shallow_idle_debugfs_show(struct blk_mq_hw_ctx *hctx,
 #if IS_ENABLED(CONFIG_KUNIT)
 extern unsigned int blk_shallow_idle_hold_ms;
 extern void (*blk_shallow_idle_relax_hook)(struct blk_mq_hw_ctx *hctx);
+extern void (*blk_shallow_idle_locked_hook)(struct request_queue *q);
 int queue_shallow_idle_parse(const char *buf, int *mode);
 ssize_t queue_shallow_idle_show(struct gendisk *disk, char *page);
 int blk_shallow_idle_nr_cpus(struct blk_mq_hw_ctx *hctx);

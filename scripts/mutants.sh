@@ -21,7 +21,9 @@
 #   --debug     run the tests on the debug kernel (scripts/configs/
 #               debug.config: lockdep, KASAN, kmemleak, fault injection, ...)
 #               instead of the test kernel: scripts/build.sh debug,
-#               scripts/kunit.sh on it, scripts/kselftest.sh --debug. Slower
+#               scripts/kunit.sh on it, scripts/kselftest.sh --debug, then
+#               scripts/torture.sh (for a mutant the first two let
+#               through, and for the control). Slower
 #               (a full build of the debug kernel first, then each mutant's
 #               tests take longer). Results in results/mutants-debug/. A
 #               mutant whose description line starts with "Mutant (debug
@@ -47,7 +49,8 @@
 #   2. scripts/build.sh test (incremental);
 #   3. the fast tests in order, stopping at the first that fails:
 #      scripts/kunit.sh (the KUnit suites from the test kernel's boot log),
-#      then scripts/kselftest.sh --tables spr --governors menu;
+#      then scripts/kselftest.sh --tables spr --governors menu (with
+#      --debug: on the debug kernel, then scripts/torture.sh);
 #   4. record what killed it (test step and the first failing KUnit case or
 #      TAP line) and the time; reset `series' to the unmutated commit (also
 #      on exit or interrupt).
@@ -57,7 +60,9 @@
 # failure the control does not have.
 # A mutant that no test kills is SURVIVED. The table (mutant, killed by,
 # first failure, time) is printed, and written after every mutant to
-# results/mutants/table.md and table.tsv (rows of an earlier run of the
+# results/mutants/table.md, table.tsv and run.txt (the record of the run:
+# command, platform, date, series and repository commit, as every run.txt
+# under data/ has them; rows of an earlier run of the
 # same series commit are kept unless redone); each mutant's logs and guest
 # results are in results/mutants/NN-name/.
 #
@@ -231,6 +236,11 @@ else
 	BUILD_LOCK=$WORK/tree.lock "$TOP/scripts/series.sh" apply || die "series.sh apply failed"
 fi
 ORIG=$(gk rev-parse series)
+# The repository commit whose series and mutants this run tests: named in
+# run.txt only when series, patches/ and tools/mutants/ are as committed.
+REPO_COMMIT=$(git -C "$TOP" rev-parse --short HEAD)
+[ -z "$(git -C "$TOP" status --porcelain -- series patches tools/mutants)" ] || REPO_COMMIT=""
+echo "$REPO_COMMIT" > "$RES/repo-commit"
 
 # Whatever happens: branch series back at the unmutated commit.
 restore() {
@@ -245,6 +255,7 @@ trap 'exit 130' INT TERM
 else
 	[ -f "$RES/table.tsv" ] || die "no $RES/table.tsv: no run to make a table of"
 	ORIG=$(cat "$CTRL/commit" 2>/dev/null || gk rev-parse series)
+	REPO_COMMIT=$(cat "$RES/repo-commit" 2>/dev/null)
 fi
 
 # first_kunit_failure CONSOLE: "suite.case[param]: message" of the first
@@ -275,12 +286,12 @@ rows=()	# name<TAB>status<TAB>killed_by<TAB>detail<TAB>build_s<TAB>kunit_s<TAB>k
 write_table() {
 	local r
 	{
-		printf 'mutant\tstatus\tkilled_by\tfirst_failure\tbuild_s\tkunit_s\tkselftest_s\ttotal_s\n'
+		printf 'mutant\tstatus\tkilled_by\tfirst_failure\tbuild_s\tkunit_s\tkselftest_s\ttorture_s\ttotal_s\n'
 		printf '%s\n' "${rows[@]}" | sort -t$'\t' -k1,1
 	} > "$RES/table.tsv"
 	{
 		echo "Mutants of the series at $(gk log -1 --format='%h %s' "$ORIG") ($(date -u +%FT%TZ));"
-		echo "fast tests on the $KERNEL kernel: scripts/kunit.sh, then scripts/kselftest.sh ${KST_ARGS[*]}${KST_ARGS:+ }--tables spr --governors menu;"
+		echo "tests on the $KERNEL kernel: scripts/kunit.sh, then scripts/kselftest.sh ${KST_ARGS[*]}${KST_ARGS:+ }--tables spr --governors menu$([ $debug = 1 ] && echo ", then scripts/torture.sh");"
 		echo "time: build (including waits for the build lock) and tests; per step in table.tsv."
 		if [ -s "$KNOWN" ]; then
 			echo "The unmutated series fails these kselftest cases; they count as no kill:"
@@ -295,9 +306,22 @@ write_table() {
 			if ($2 == "error" && $3 != "") by = by " (" $3 ")"
 			det = $4 == "" ? "-" : $4
 			gsub(/\|/, "\\|", det)
-			printf "| %s | %s | %s | %s |\n", $1, by, det, $8
+			printf "| %s | %s | %s | %s |\n", $1, by, det, $NF
 		}'
 	} > "$RES/table.md"
+	# The record of the run, in the keys of every run.txt under data/.
+	{
+		echo "command=bash scripts/mutants.sh$([ $debug = 1 ] && echo " --debug")${only:+ --only ${only:1:-1}}"
+		echo "platform=$(tcg_platform 2), emulated Sapphire Rapids C-states (tools/emu-cstates), menu"
+		echo "date=$(date -u +%F)"
+		if [ -n "$REPO_COMMIT" ]; then
+			echo "kernel=the $(series_patches | wc -l) patches of the series as of repository commit $REPO_COMMIT (kernel branch series $(gk rev-parse --short "$ORIG")) on linux-source-7.3, $KERNEL config"
+			echo "commit=$REPO_COMMIT"
+		else
+			echo "kernel=kernel branch series $(gk rev-parse --short "$ORIG") on linux-source-7.3, $KERNEL config (the repository's series had uncommitted changes)"
+		fi
+		echo "tests=scripts/kunit.sh, then scripts/kselftest.sh ${KST_ARGS[*]}${KST_ARGS:+ }--tables spr --governors menu$([ $debug = 1 ] && echo ", then scripts/torture.sh"), stopping at the first failure"
+	} > "$RES/run.txt"
 }
 
 # kst_failures DIR: the failures of the kselftest run in DIR, one per
@@ -322,7 +346,7 @@ kst_failures() {
 # status, killed_by, detail and the times.
 run_tests() {
 	local name=$1 out=$RES/$1 t rc m
-	status=survived killed_by="" detail="" bs="" kus="" kss="" note=""
+	status=survived killed_by="" detail="" bs="" kus="" kss="" tos="" note=""
 	own_out "$out" .mutant-run
 	t=$(now)
 	if ! "$TOP/scripts/build.sh" $KERNEL > "$out/build.log" 2>&1; then
@@ -368,16 +392,28 @@ run_tests() {
 			/^not ok / {t = $0; sub(/^not ok [0-9]+ /, "", t); if (t == d) {print m; exit}}
 			{m = ""}' "$out/$KST_DIR/kselftest-spr-menu.tap" 2>/dev/null)
 		detail="$detail${m:+ ($m)}"
+		return
 	elif [ $rc != 0 ]; then
 		note="kselftest.sh exit $rc, only failures the unmutated series has too: $(paste -sd';' "$out/failures.txt")"
 		echo "$note" >> "$out/note.txt"
+	fi
+	# On the debug kernel, the torture last: lockdep, KASAN and the
+	# storms' own checks catch what no single case drives.
+	[ $debug = 1 ] || return
+	t=$(now)
+	RESULTS=$out "$TOP/scripts/torture.sh" --build "$(kernel_dir)" > "$out/torture.txt" 2>&1
+	rc=$?
+	tos=$(($(now) - t))
+	if [ $rc != 0 ]; then
+		status=killed killed_by=torture
+		detail=$(grep -m1 '^FAIL ' "$out/torture.txt" || tail -n 1 "$out/torture.txt")
 	fi
 }
 
 record() {
 	local name=$1 tot=$2
-	rows+=("$(printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s' "$name" "$status" "$killed_by" \
-		"$(tr '\t\n' '  ' <<< "$detail" | sed 's/ *$//')" "$bs" "$kus" "$kss" "$tot")")
+	rows+=("$(printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s' "$name" "$status" "$killed_by" \
+		"$(tr '\t\n' '  ' <<< "$detail" | sed 's/ *$//')" "$bs" "$kus" "$kss" "$tos" "$tot")")
 	write_table
 }
 
@@ -447,7 +483,7 @@ for name in "${names[@]}"; do
 	log "mutants: $name: $(sed -n 1p "$patch")"
 	t0=$(now)
 	if ! gk apply --index "$patch" 2> "$WORK/apply.err"; then
-		status=error killed_by=apply detail=$(head -n 1 "$WORK/apply.err") bs="" kus="" kss=""
+		status=error killed_by=apply detail=$(head -n 1 "$WORK/apply.err") bs="" kus="" kss="" tos=""
 		restore
 		record "$name" 0
 		worst=2

@@ -41,8 +41,8 @@
 # the console log path); exits non-zero if any check failed or was skipped.
 # Results: $RESULTS/torture-short/, $RESULTS/torture-long/ (with
 # --guest-args: torture-MODE-ARGS/; see tools/guest/torture.sh for the
-# files). The table of bad inputs is the kselftest's (t_bad_input in
-# tools/testing/selftests/block/shallow_idle.sh).
+# files). The table of bad inputs is the kselftest's
+# (tools/testing/selftests/block/shallow_idle.d/002-bad-input).
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
