@@ -39,7 +39,8 @@
 # SKIP") is no pass. The last line is "N passed, N failed, N skipped"
 # (failed includes failed setup steps). Exits non-zero on any failure and
 # on any skip: CI has every tool, so a skip means a broken test. Logs:
-# results/logs/.
+# results/logs/ (timings.tsv: seconds per step; steps.tsv: PASS, FAIL and
+# SKIP lines per test step).
 #
 # Usage: scripts/test.sh [--only STEP[,STEP...]]
 set -uo pipefail
@@ -58,7 +59,7 @@ stop=0
 # itself when CMD printed none, or failed without a FAIL or SKIP line. A
 # setup step adds one SETUP line.
 run_step() {
-	local kind=$1 name=$2 s rc
+	local kind=$1 name=$2 s rc n0
 	shift 2
 	[ -z "$only" ] || [[ $only == *",$name,"* ]] || return 0
 	if [ $stop != 0 ]; then
@@ -80,12 +81,15 @@ run_step() {
 			echo "SETUP FAIL $name: exit $rc (log: $LOGS/$name.log)"
 		fi | tee -a "$LOGS/summary.txt"
 	else
+		n0=$(wc -l < "$LOGS/summary.txt")
 		grep -E '^(PASS|FAIL|SKIP) ' "$LOGS/$name.log" >> "$LOGS/summary.txt"
 		if [ "$rc" != 0 ] && ! grep -qE '^(FAIL|SKIP) ' "$LOGS/$name.log"; then
 			echo "FAIL $name: exit $rc (log: $LOGS/$name.log)" | tee -a "$LOGS/summary.txt"
 		elif [ "$rc" = 0 ] && ! grep -qE '^(PASS|FAIL|SKIP) ' "$LOGS/$name.log"; then
 			echo "PASS $name" | tee -a "$LOGS/summary.txt"
 		fi
+		tail -n +"$((n0 + 1))" "$LOGS/summary.txt" | awk -v n="$name" '
+			{ c[$1]++ } END { printf "%s\t%d\t%d\t%d\n", n, c["PASS"], c["FAIL"], c["SKIP"] }' >> "$LOGS/steps.tsv"
 	fi
 	printf '%s\t%d\n' "$name" "$(($(date +%s) - s))" >> "$LOGS/timings.tsv"
 	echo "=== $name: exit $rc after $(($(date +%s) - s)) s"
@@ -97,6 +101,7 @@ run_step() {
 step() { run_step test "$@"; }
 critical() { run_step setup "$@" || stop=1; }
 
+printf 'step\tpassed\tfailed\tskipped\n' > "$LOGS/steps.tsv"
 : > "$LOGS/timings.tsv"
 critical deps "$TOP/scripts/deps.sh"
 step lint bash -c "'$TOP/scripts/lint.sh' && '$TOP/scripts/lint.sh' --selftest"
