@@ -41,9 +41,10 @@
 #                 data/v2v3-think-draft), whose hold was too long
 #   main-time     data/main-time/*/: cold runs of scripts/main.sh
 #                 (timings.tsv, run.txt)
-#   mutants       data/mutants: scripts/mutants.sh (table.tsv, run.txt; the
-#                 debug-only mutants from data/mutants-debug when it holds a
-#                 run): every mutant of tools/mutants/ with what killed it.
+#   mutants       data/mutants: scripts/mutants.sh (table.tsv, run.txt), and
+#                 data/mutants-by-hand (table.tsv, run.txt: the mutants that
+#                 need the debug kernel, each run by hand): every mutant of
+#                 tools/mutants/ with what killed it.
 #                 Unlike the measurements, a mutant table depends on the
 #                 tests: --check FAILS when it ran on another series than
 #                 the one in patches/, tests included (series_diffs --all),
@@ -641,7 +642,7 @@ mt_md() {
 }
 
 MU=$TOP/data/mutants
-MUD=$TOP/data/mutants-debug
+MUD=$TOP/data/mutants-by-hand
 
 # mu_problems DIR: why the mutant run in DIR is not one of this tree's
 # series and mutants (nothing when it is).
@@ -655,10 +656,16 @@ mu_problems() {
 	fi
 	for n in "$TOP"/tools/mutants/[0-9][0-9]-*.patch; do
 		n=$(basename "$n" .patch)
-		cut -f1 "$1/table.tsv" | grep -qxF "$n" && continue
-		[ -s "$MUD/table.tsv" ] && cut -f1 "$MUD/table.tsv" | grep -qxF "$n" && continue
-		echo "mutant $n is in no table"
+		cut -f1 "$1/table.tsv" "$MUD/table.tsv" 2>/dev/null | grep -xF "$n" > /dev/null ||
+			echo "mutant $n is in no table"
 	done
+}
+
+# mu_what NAME: the bug of mutant NAME, the first clause of its
+# description line.
+mu_what() {
+	sed -n '1{s/^Mutant[^:]*: //;s/\([.;,]\) .*/\1/;s/[.;,]$//;p}' "$TOP/tools/mutants/$1.patch" 2>/dev/null |
+		sed 's/ ([^)]*$//'
 }
 
 # mu_rows TSV: "| mutant | what it breaks | killed by | first failure | s |"
@@ -667,7 +674,7 @@ mu_rows() {
 	while IFS=$'\t' read -r -a f; do
 		n=${f[0]}
 		[ "$n" != 00-control ] || continue
-		what=$(sed -n '1{s/^Mutant[^:]*: //;s/\([.;,]\) .*/\1/;s/[.;,]$//;p}' "$TOP/tools/mutants/$n.patch" 2>/dev/null)
+		what=$(mu_what "$n")
 		if [ "${f[1]}" = killed ]; then by=${f[2]}; else by=${f[1]^^}; fi
 		det=$(cut -c1-140 <<< "${f[3]:--}" | sed 's/|/\\|/g')
 		[ ${#f[3]} -le 140 ] || det="$det ..."
@@ -679,11 +686,11 @@ mu_rows() {
 mu_md() {
 	local d k
 	echo "<!-- figures mutants begin -->"
-	for d in "$MU" "$MUD"; do
-		[ -s "$d/run.txt" ] || continue
+	for d in "$MU"; do
 		k=$(awk -F'\t' 'NR > 1 && $1 != "00-control" && $2 == "killed"' "$d/table.tsv" | wc -l)
 		echo "\`$(key "$d/run.txt" command)\` on $(key "$d/run.txt" kernel), $(key "$d/run.txt" date);"
 		echo "$(key "$d/run.txt" platform); tests: $(key "$d/run.txt" tests)."
+		[ -z "$(key "$d/run.txt" note)" ] || echo "Note: $(key "$d/run.txt" note)."
 		echo "Control (the unmutated series): $(awk -F'\t' '$1 == "00-control" { print $2 ", " $NF " s" }' "$d/table.tsv")."
 		echo "$k of $(($(wc -l < "$d/table.tsv") - 2)) mutants killed; data in \`${d#"$TOP"/}/\`."
 		echo
@@ -691,6 +698,16 @@ mu_md() {
 		echo "|---|---|---|---|---:|"
 		mu_rows "$d/table.tsv"
 		echo
+	done
+	echo "The mutants that need the debug kernel, each built on the series and run by hand"
+	echo "($(key "$MUD/run.txt" command)) on $(key "$MUD/run.txt" kernel), $(key "$MUD/run.txt" date); data in \`data/mutants-by-hand/\`:"
+	echo
+	echo "| mutant | the bug | command | killed by | first failure |"
+	echo "|---|---|---|---|---|"
+	tail -n +2 "$MUD/table.tsv" | while IFS=$'\t' read -r n _ c by det; do
+		printf '| %s | %s | `%s` | %s | %s |\n' "$n" \
+			"$(mu_what "$n")" \
+			"$c" "$by" "$(cut -c1-160 <<< "$det" | sed 's/|/\\|/g')"
 	done
 	echo "<!-- figures mutants end -->"
 }
@@ -806,7 +823,8 @@ st_txt > "$tmp/st_txt"
 [ -s "$MU/table.tsv" ] && [ -s "$MU/run.txt" ] || { echo "FAIL figures: data/mutants/table.tsv or run.txt missing"; exit 1; }
 mu_md > "$tmp/mu_md"
 mu_problems "$MU" > "$tmp/mu_problems"
-[ ! -s "$MUD/run.txt" ] || mu_problems "$MUD" | grep -v 'is in no table' >> "$tmp/mu_problems" || true
+[ -s "$MUD/table.tsv" ] && [ -s "$MUD/run.txt" ] || { echo "FAIL figures: data/mutants-by-hand/table.tsv or run.txt missing"; exit 1; }
+mu_problems "$MUD" | grep -v 'is in no table' >> "$tmp/mu_problems" || true
 ts_md > "$tmp/ts_md"
 mu_txt > "$tmp/mu_txt"
 

@@ -44,11 +44,6 @@
 #    each other (both trylock the tag set's update_nr_hwq_lock: baseline
 #    behaviour), CPU hotplug and governor writes may too: retried for as
 #    long as it takes and counted.
-#    Every 5 s the debugfs file of every hctx of tq0..tq2 is read: a CPU
-#    that shows a limit while it is not in that hctx's held set, in three
-#    looks in a row, kept a constraint that nothing holds (a leak while
-#    the storms run); checked after the run, which fails with fewer than
-#    three looks.
 #    A worker or a device that makes no progress for torture_hang_s is a
 #    hang: the kernel stacks of the workers and of every D-state task go to
 #    hang.txt and the console, and the run ends. So is a run that has not
@@ -200,50 +195,6 @@ count() {
 	_k=$1
 	shift
 	echo "$*" > "$T/c.$_k"
-}
-
-# storm_look - one look at every hctx of $DEVS during the storms: prints
-# "DEV/hctxN/cpuM=VALUE" for each CPU that shows a limit while it is not
-# in the held set of that hctx (nothing holds it, yet it is constrained),
-# and counts the files read in $T/storm.files.
-storm_look() {
-	_n=0
-	for _d in $DEVS; do
-		for _f in $(hctx_files "$_d"); do
-			cat "$_f" > "$T/storm.f" 2>/dev/null || continue
-			_n=$((_n + 1))
-			awk -v k="$_d/$(basename "$(dirname "$_f")")" '
-			/held=/ {
-				l = $0; sub(/.*held=/, "", l); sub(/ .*/, "", l)
-				n = split(l, r, ",")
-				for (i = 1; i <= n; i++) {
-					if (split(r[i], ab, "-") == 2)
-						for (c = ab[1]; c <= ab[2]; c++) held[c] = 1
-					else if (r[i] != "")
-						held[r[i]] = 1
-				}
-			}
-			/^cpu[0-9]+=/ {
-				split($0, kv, "="); c = substr(kv[1], 4)
-				if (kv[2] != "none" && !(c in held)) print k "/" $0
-			}' "$T/storm.f"
-		done
-	done
-	echo $(($(cat "$T/storm.files" 2>/dev/null || echo 0) + _n)) > "$T/storm.files"
-}
-
-# storm_check - every 5 s of the run: a CPU that shows a limit no hctx
-# holds, in three looks in a row (10 s: a relax takes the CPU out of the
-# held set just before it relaxes it, and may wait for CPU hotplug in
-# between), is a leak while the storms run; kept in $T/storm.leaks.
-storm_check() {
-	storm_look | sort > "$T/storm.now"
-	touch "$T/storm.prev1" "$T/storm.prev2"
-	comm -12 "$T/storm.now" "$T/storm.prev1" > "$T/storm.two"
-	comm -12 "$T/storm.two" "$T/storm.prev2" >> "$T/storm.leaks"
-	cp "$T/storm.prev1" "$T/storm.prev2"
-	cp "$T/storm.now" "$T/storm.prev1"
-	echo $(($(cat "$T/storm.looks" 2>/dev/null || echo 0) + 1)) > "$T/storm.looks"
 }
 
 # ---- workers ---------------------------------------------------------------
@@ -726,7 +677,6 @@ while :; do
 		fi
 	done
 	[ -z "$HANG" ] || break
-	storm_check
 	sum_toggle
 	met=1 short=""
 	for k in $KINDS; do
@@ -845,15 +795,6 @@ if [ -n "$HANG" ]; then
 	exit 1
 fi
 tap_ok "no hang (every worker and device made progress, every worker stopped)"
-looks=$(cat "$T/storm.looks" 2>/dev/null || echo 0)
-files=$(cat "$T/storm.files" 2>/dev/null || echo 0)
-if [ "$looks" -lt 3 ] || [ "$files" = 0 ]; then
-	tap_not_ok "during the storms, every CPU with a limit was held by its hctx: only $looks looks at $files hctx files, too few to tell"
-elif [ -s "$T/storm.leaks" ]; then
-	tap_not_ok "during the storms, every CPU with a limit was held by its hctx: $(sort -u "$T/storm.leaks" | wc -l) CPUs kept a limit no hctx held for 10 s: $(sort -u "$T/storm.leaks" | head -n 5 | tr '\n' ' ')"
-else
-	tap_ok "during the storms, every CPU with a limit was held by its hctx ($looks looks 5 s apart at $files hctx files; none kept a limit outside its hctx's held set for 10 s)"
-fi
 
 # ---- 4. back to no constraint ---------------------------------------------------
 
