@@ -737,23 +737,23 @@ ts_md() {
 	st() { if [ -n "$run" ]; then awk -F'\t' -v n="$1" '$1 == n { print $2 }' "$run/steps.tsv"; else echo "?"; fi; }
 	echo "<!-- figures test-steps begin -->"
 	if [ -n "$run" ]; then
-		echo "PASS lines per step in the cold run of commit $(key "$run/run.txt" commit) ($(key "$run/run.txt" date), \`${run#"$TOP"/}steps.tsv\`), and what one stands for (counted in this tree's sources by \`scripts/figures.sh\`):"
+		echo "PASS lines per step in the cold run of commit $(key "$run/run.txt" commit) ($(key "$run/run.txt" date), \`${run#"$TOP"/}steps.tsv\`), and what they assert (counted in this tree's sources by \`scripts/figures.sh\`):"
 	else
-		echo "What one PASS line of each step stands for (counted in this tree's sources by \`scripts/figures.sh\`; no recorded cold run has per-step counts yet):"
+		echo "What the PASS lines of each step assert (counted in this tree's sources by \`scripts/figures.sh\`; no recorded cold run has per-step counts yet):"
 	fi
 	echo
-	echo "| step | PASS lines | each stands for |"
+	echo "| step | PASS lines | what they assert |"
 	echo "|---|---:|---|"
-	echo "| lint | $(st lint) | one rule over every harness script, or the rules' self-test (each rule must find its planted fault) |"
-	echo "| series | $(st series) | the copies equal what the series creates; the check fails on each planted fault |"
-	echo "| figures | $(st figures) | README.md and the cover letter quote exactly what data/ gives, and the mutant table is of this series |"
-	echo "| b4 | $(st b4) | one property of the mbox through \`b4 am\` (subjects, authors, tree, threading), or one planted fault found |"
-	echo "| mutants-apply | $(st mutants-apply) | one mutant (or variant) that still applies to the series |"
-	echo "| checks | $(st checks) | checkpatch, the per-patch builds, sparse, W=1, kernel-doc: one tool over all 8 patches each |"
-	echo "| kunit | $(st kunit) | $kcases KUnit cases ($kparam parameterized: one result per parameter at run time) with $kexp expectation and assertion sites (\`KUNIT_EXPECT_*\`, \`KUNIT_ASSERT_*\`, \`KUNIT_FAIL\`), every one run, none skipped, and a kernel log without a report |"
-	echo "| platform | $(st platform) | one property of the emulated platform (residency control, package count, the emulated device) |"
-	echo "| kselftest | $(st kselftest) | per table and governor (2 x 2): all $nks cases of \`shallow_idle.d/\`, none skipped; then the KUnit suites at boot, the kernel log of the run, kmemleak's two scans |"
-	echo "| torture | $(st torture) | one check of the storms (values while and after they run) or of the kernel log |"
+	echo "| lint | $(st lint) | each rule over every harness script; then the rules' self-test, one line per planted fault (each must be found) and per clean script (none may be) |"
+	echo "| series | $(st series) | the copies equal what the series creates, and the check fails on each planted fault |"
+	echo "| figures | $(st figures) | README.md and the cover letter quote exactly what data/ gives; the mutant tables are of this series and miss no mutant |"
+	echo "| b4 | $(st b4) | the mbox through \`b4 am\`: export, am, subjects and authors, tree; then one line per planted fault found or clean copy passed |"
+	echo "| mutants-apply | $(st mutants-apply) | one per mutant and variant: it still applies to the series |"
+	echo "| checks | $(st checks) | one each: the branch, checkpatch --strict, every patch built on its own, sparse and W=1, kernel-doc |"
+	echo "| kunit | $(st kunit) | the suites: $kcases KUnit cases ($kparam parameterized, one result per parameter at run time) with $kexp expectation and assertion sites (\`KUNIT_EXPECT_*\`, \`KUNIT_ASSERT_*\`, \`KUNIT_FAIL\`), every result ok, none skipped; and the kernel log without a report |"
+	echo "| platform | $(st platform) | the platform self-test, every TAP case ok; and the kernel log |"
+	echo "| kselftest | $(st kselftest) | one per table and governor (2 x 2): all $nks cases of \`shallow_idle.d/\` ok, none skipped; the KUnit suites at boot; the kernel log of the run; kmemleak's two scans |"
+	echo "| torture | $(st torture) | one per TAP check of the torture (each worker's errors, fio, no hang, relaxed after the run, C6 used again, cleanup, kmemleak, trace balance) and the guest's exit; and the kernel log |"
 	echo "<!-- figures test-steps end -->"
 }
 
