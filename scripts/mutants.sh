@@ -118,11 +118,14 @@ needs_debug() {
 	[[ $(sed -n 1p "$1") == "Mutant (debug kernel):"* ]]
 }
 
-# The kernel the tests run on, and where the kselftest leaves its TAP.
+# The kernel the tests run on, where the kselftest leaves its TAP, and
+# the tests in the words of the table and run.txt.
 if [ $debug = 1 ]; then
 	KERNEL=debug KST_ARGS=(--debug) KST_DIR=kselftest-debug
+	TESTS="scripts/kunit.sh, then scripts/kselftest.sh --debug --tables spr --governors menu, then scripts/torture.sh"
 else
 	KERNEL=test KST_ARGS=() KST_DIR=kselftest
+	TESTS="scripts/kunit.sh, then scripts/kselftest.sh --tables spr --governors menu"
 fi
 
 series_patches() {
@@ -291,7 +294,7 @@ write_table() {
 	} > "$RES/table.tsv"
 	{
 		echo "Mutants of the series at $(gk log -1 --format='%h %s' "$ORIG") ($(date -u +%FT%TZ));"
-		echo "tests on the $KERNEL kernel: scripts/kunit.sh, then scripts/kselftest.sh ${KST_ARGS[*]}${KST_ARGS:+ }--tables spr --governors menu$([ $debug = 1 ] && echo ", then scripts/torture.sh");"
+		echo "tests on the $KERNEL kernel: $TESTS;"
 		echo "time: build (including waits for the build lock) and tests; per step in table.tsv."
 		if [ -s "$KNOWN" ]; then
 			echo "The unmutated series fails these kselftest cases; they count as no kill:"
@@ -320,7 +323,7 @@ write_table() {
 		else
 			echo "kernel=kernel branch series $(gk rev-parse --short "$ORIG") on linux-source-7.3, $KERNEL config (the repository's series had uncommitted changes)"
 		fi
-		echo "tests=scripts/kunit.sh, then scripts/kselftest.sh ${KST_ARGS[*]}${KST_ARGS:+ }--tables spr --governors menu$([ $debug = 1 ] && echo ", then scripts/torture.sh"), stopping at the first failure"
+		echo "tests=$TESTS, stopping at the first failure"
 	} > "$RES/run.txt"
 }
 
