@@ -81,17 +81,10 @@ def cell_model(c, info, p):
             "has_exits": c.get("deep_entries") is not None}
 
 
-def main():
-    args = sys.argv[1:]
-    write = True
-    if args and args[0] == "--no-write":
-        write = False
-        args = args[1:]
-    if len(args) not in (1, 2):
-        print(__doc__.split("\n\n")[0], file=sys.stderr)
-        return 2
-    bench_dir = args[0]
-    params_path = args[1] if len(args) == 2 else os.path.join(TOP, "data/energy-model/params.tsv")
+def compute(bench_dir, params_path):
+    """The model of every cell of BENCH_DIR: (params, kinds, rows, targets,
+    present), rows as (governor, workload, {config: model}), or None when
+    BENCH_DIR has no usable cell."""
     p, kinds = load_params(params_path)
     with open(os.path.join(bench_dir, "cells.json")) as f:
         cells = json.load(f)
@@ -107,8 +100,7 @@ def main():
         if m:
             groups.setdefault((c["governor"], c["workload"], c["config"]), []).append(m)
     if not groups:
-        print("energy-model: no usable cell in %s" % bench_dir, file=sys.stderr)
-        return 1
+        return None
     med = {k: {f: statistics.median(m[f] for m in v) for f in v[0] if f != "has_exits"}
            for k, v in groups.items()}
 
@@ -136,6 +128,25 @@ def main():
                                     auto["uj_per_io"] / o["uj_per_io"], auto["uj_per_io"] <= o["uj_per_io"]))
 
     present = [c for c in order if any(c in r[2] for r in rows)]
+    return p, kinds, rows, targets, present
+
+
+def main():
+    args = sys.argv[1:]
+    write = True
+    if args and args[0] == "--no-write":
+        write = False
+        args = args[1:]
+    if len(args) not in (1, 2):
+        print(__doc__.split("\n\n")[0], file=sys.stderr)
+        return 2
+    bench_dir = args[0]
+    params_path = args[1] if len(args) == 2 else os.path.join(TOP, "data/energy-model/params.tsv")
+    res = compute(bench_dir, params_path)
+    if res is None:
+        print("energy-model: no usable cell in %s" % bench_dir, file=sys.stderr)
+        return 1
+    p, kinds, rows, targets, present = res
     assumed = sorted(k for k, v in kinds.items() if v == "assumption")
 
     def col(cfgs, key, fmt):
