@@ -814,7 +814,7 @@ wall=$((SECONDS - start))
 		"$reps repetition(s), ${runtime} s per cell, ${pairs} null_blk pairs of ${null_runtime} s," \
 		"host $(nproc) CPUs."
 	if [ $isolate = 1 ]; then
-		echo "QEMU threads isolated (scripts/guest.sh --isolate): $(tr '\n' ';' < "$out/guest-cstates/pinning.txt" | sed 's/;$//')."
+		echo "QEMU threads isolated (scripts/guest.sh --isolate): $(pinning_text "$out/guest-cstates/pinning.txt")."
 	else
 		echo "QEMU threads shared (--shared): placed by the host scheduler."
 	fi

@@ -26,9 +26,17 @@ log() { printf '[%s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 
 # step_times FILE - "name s, name s, ..." of a timings.tsv that
-# scripts/test.sh writes (one "step<TAB>seconds" line per step).
+# scripts/test.sh writes (a header line "step<TAB>seconds", then one line
+# per step).
 step_times() {
-	awk -F'\t' '{ printf "%s%s %s", (NR > 1 ? ", " : ""), $1, $2 }' "$1"
+	awk -F'\t' 'NR > 1 { printf "%s%s %s", (n++ ? ", " : ""), $1, $2 }' "$1"
+}
+
+# pinning_text FILE - the QEMU thread pinning of scripts/qemu-pin.py's
+# FILE ("name tid cpu policy" lines) as one line for a record, without the
+# host's thread ids: "vcpu0 on host CPU 0 (other); ...".
+pinning_text() {
+	awk '{ printf "%s%s on host CPU %s (%s)", (NR > 1 ? "; " : ""), $1, $3, $4 }' "$1"
 }
 
 # stats FMT NUMBER... - "median<TAB>min<TAB>max" of the numbers, each printed
@@ -52,6 +60,7 @@ timed() {
 	rc=$?
 	e=$(date +%s)
 	mkdir -p "$WORK"
+	[ -s "${TIMINGS:-$WORK/timings.tsv}" ] || printf 'step\tseconds\n' > "${TIMINGS:-$WORK/timings.tsv}"
 	printf '%s\t%d\n' "$name" "$((e - s))" >> "${TIMINGS:-$WORK/timings.tsv}"
 	return $rc
 }

@@ -59,7 +59,7 @@
 #                 each (data/main-time, data/test-time)
 #   test-time     data/test-time/*/: cold runs of the test command in a fresh
 #                 clone (timings.tsv as scripts/test.sh writes it; run.txt:
-#                 command, commit, date, machine, result, wall time)
+#                 command, commit, date, platform, result, wall_s)
 #
 # Without --check, rewrites the blocks of README.md, MEASUREMENTS.md and
 # TESTING.md (between the lines "<!-- figures NAME begin -->" and
@@ -270,7 +270,7 @@ HS=$TOP/data/hold-sweep
 IS=$TOP/data/isolation
 
 # Runs per cell of the hook-cost data.
-hc_runs() { cut -f3 "$HC/summary.tsv" | sort -u | sed -n 1p; }
+hc_runs() { tail -n +2 "$HC/summary.tsv" | cut -f3 | sort -u | sed -n 1p; }
 
 # hc_rows md|txt: per layout and case, the median instructions per read,
 # (min - max), and the difference from "off" with the same I/O pattern.
@@ -285,7 +285,7 @@ hc_rows() {
 		else
 			printf '  %-2s %-15s %6s (%s - %s) %6s %6s%% %6s %6s%%\n' "$l" "$c" "$m" "$lo" "$hi" "$d" "$p" "${vd:--}" "${vp:--}"
 		fi
-	done < "$HC/summary.tsv"
+	done < <(tail -n +2 "$HC/summary.tsv")
 }
 
 # hc_nohook md|txt: per layout and I/O pattern, "off" of the series against
@@ -499,11 +499,11 @@ tt_md() {
 	echo "output, no downloaded packages); step times in seconds from the run's"
 	echo "\`results/logs/timings.tsv\`, data in \`data/test-time/\`."
 	echo
-	echo "| date | commit | machine | command | result | wall | step times (s) |"
+	echo "| date | commit | platform | command | result | wall | step times (s) |"
 	echo "|---|---|---|---|---|---:|---|"
 	for d in "$TT"/*/; do
 		printf '| %s | %s | %s | `%s` | %s | %s min | %s |\n' "$(key "$d/run.txt" date)" "$(key "$d/run.txt" commit)" \
-			"$(key "$d/run.txt" machine)" "$(key "$d/run.txt" command)" "$(key "$d/run.txt" result)" \
+			"$(key "$d/run.txt" platform)" "$(key "$d/run.txt" command)" "$(key "$d/run.txt" result)" \
 			"$(awk -v s="$(key "$d/run.txt" wall_s)" 'BEGIN { printf "%.1f", s / 60 }')" \
 			"$(step_times "$d/timings.tsv")"
 	done
@@ -513,7 +513,7 @@ tt_md() {
 rc_rows() {
 	local c r x r1 x1
 	cell() { awk -F'\t' -v c="$2" -v k="$3" '$1 == c && $2 == k { printf "%s (%s - %s)", $4, $5, $6 }' "$1"; }
-	for c in $(cut -f1 "$RC/summary.tsv" | sort -un); do
+	for c in $(tail -n +2 "$RC/summary.tsv" | cut -f1 | sort -un); do
 		r=$(cell "$RC/summary.tsv" "$c" raise)
 		x=$(cell "$RC/summary.tsv" "$c" relax)
 		r1=$(cell "$RV1/summary.tsv" "$c" raise)
@@ -635,14 +635,14 @@ tc_md() {
 }
 
 # The main job's cold runs: data/main-time/*/ (timings.tsv of
-# scripts/main.sh, run.txt: command, commit, date, machine).
+# scripts/main.sh, run.txt: command, commit, date, platform).
 mt_md() {
 	local d
 	echo "<!-- figures main-time begin -->"
 	for d in "$MT"/*/; do
-		echo "\`$(key "$d/run.txt" command)\`, cold ($(key "$d/run.txt" machine)),"
+		echo "\`$(key "$d/run.txt" command)\`, cold ($(key "$d/run.txt" platform)),"
 		echo "commit $(key "$d/run.txt" commit), $(key "$d/run.txt" date): $(awk -F'\t' '$1 == "total" { printf "%.1f", $2 / 60 }' "$d/timings.tsv") min"
-		echo "($(grep -v '^total' "$d/timings.tsv" | awk -F'\t' '{ printf "%s%s %s", (NR > 1 ? ", " : ""), $1, $2 }') s)."
+		echo "($(awk -F'\t' 'NR > 1 && $1 != "total" { printf "%s%s %s", (n++ ? ", " : ""), $1, $2 }' "$d/timings.tsv") s)."
 	done
 	echo "<!-- figures main-time end -->"
 }
@@ -694,6 +694,28 @@ cm_md() {
 	echo "(commit $(key "$m/run.txt" commit), $(key "$m/run.txt" date)), tests $(awk -v s="$(key "$t/run.txt" wall_s)" 'BEGIN { printf "%.0f", s / 60 }') min, $(key "$t/run.txt" result)"
 	echo "(commit $(key "$t/run.txt" commit), $(key "$t/run.txt" date)); every run in [MEASUREMENTS.md](MEASUREMENTS.md) and [TESTING.md](TESTING.md)."
 	echo "<!-- figures commands end -->"
+}
+
+# data_problems: where data/ breaks the layout of data/README.md (nothing
+# when it follows it): every run.txt has command=, platform=, date=
+# (YYYY-MM-DD) and commit= (a repository commit or "unrecorded"); every
+# .tsv starts (after "#" comments) with a header line of column names; no
+# file names a host path (/work/, /tmp/, /root/, /home/).
+data_problems() {
+	local f k v h
+	for f in $(find "$TOP/data" -name run.txt | sort); do
+		for k in command platform date commit; do
+			v=$(key "$f" "$k")
+			[ -n "$v" ] || echo "${f#"$TOP"/}: no $k="
+		done
+		[[ $(key "$f" date) =~ ^[0-9]{4}-[0-9]{2}-[0-9]{2}$ ]] || echo "${f#"$TOP"/}: date= is not YYYY-MM-DD"
+		[[ $(key "$f" commit) =~ ^([0-9a-f]{7,40}|unrecorded)$ ]] || echo "${f#"$TOP"/}: commit= is neither a commit nor unrecorded"
+	done
+	for f in $(find "$TOP/data" -name '*.tsv' | sort); do
+		h=$(grep -v '^#' "$f" | sed -n 1p)
+		[[ $h =~ ^[a-z][a-z0-9_]*($'\t'[a-z][a-z0-9_]*)*$ ]] || echo "${f#"$TOP"/}: no header line (column names) first"
+	done
+	grep -rlE '/(work|tmp|root|home)/' "$TOP/data" | sed "s|^$TOP/||; s|\$|: names a host path|" || true
 }
 
 MU=$TOP/data/mutants
@@ -946,6 +968,15 @@ replace "$tmp/cover7" '^  Mutants: ' '^  \(generated by scripts/figures.sh' "$tm
 	{ echo "FAIL figures: the cover letter has no mutants lines"; bad=1; }
 [ $bad = 0 ] || exit 1
 
+nrun=$(find "$TOP/data" -name run.txt | wc -l)
+ntsv=$(find "$TOP/data" -name '*.tsv' | wc -l)
+[ "$nrun" -gt 0 ] && [ "$ntsv" -gt 0 ] || { echo "FAIL figures: no run.txt or .tsv under data/"; bad=1; }
+data_problems > "$tmp/data_problems"
+if [ -s "$tmp/data_problems" ]; then
+	echo "FAIL figures: data/ does not follow data/README.md:"
+	sed 's/^/    /' "$tmp/data_problems"
+	[ $check = 0 ] || bad=1
+fi
 if [ -s "$tmp/mu_problems" ]; then
 	echo "FAIL figures: the mutant table is not of this series (scripts/mutants.sh, then copy results/mutants/ to data/mutants/):"
 	sed 's/^/    /' "$tmp/mu_problems"
@@ -960,7 +991,7 @@ if [ $check = 1 ]; then
 			bad=1
 		fi
 	done
-	[ $bad = 0 ] && echo "PASS figures (README.md, MEASUREMENTS.md, TESTING.md and the cover letter quote data/think-sweep: $nrows rows, data/raise-cost: $(cut -f1 "$RC/summary.tsv" | sort -u | wc -l) CPU counts, data/test-time: $(ls -d "$TT"/*/ | wc -l) runs, data/hook-cost: $(wc -l < "$HC/summary.tsv") cells, data/hook-cost-rq-qos: $(wc -l < "$HQ/summary.tsv") cells, data/hold-sweep: $(($(wc -l < "$HS/sweep.tsv") - 1)) cells, data/isolation: $(ls -d "$IS"/run-*/ | wc -l) runs, data/think-curve: $(grep -c '^| [0-9]' "$tmp/tc_md") rows, data/icount-repro: $(($(wc -l < "$IR/repro.tsv") - 1)) cells, data/scale: $(wc -l < "$SC/rounds.tsv") rounds, data/v2v3-think: 2 runs, data/main-time: $(ls -d "$MT"/*/ | wc -l) runs, data/state-tables: $(($(wc -l < "$ST/tables.tsv") - 1)) tables)"
+	[ $bad = 0 ] && echo "PASS figures (README.md, MEASUREMENTS.md, TESTING.md and the cover letter quote data/think-sweep: $nrows rows, data/raise-cost: $(tail -n +2 "$RC/summary.tsv" | cut -f1 | sort -u | wc -l) CPU counts, data/test-time: $(ls -d "$TT"/*/ | wc -l) runs, data/hook-cost: $(($(wc -l < "$HC/summary.tsv") - 1)) cells, data/hook-cost-rq-qos: $(($(wc -l < "$HQ/summary.tsv") - 1)) cells, data/hold-sweep: $(($(wc -l < "$HS/sweep.tsv") - 1)) cells, data/isolation: $(ls -d "$IS"/run-*/ | wc -l) runs, data/think-curve: $(grep -c '^| [0-9]' "$tmp/tc_md") rows, data/icount-repro: $(($(wc -l < "$IR/repro.tsv") - 1)) cells, data/scale: $(($(wc -l < "$SC/rounds.tsv") - 1)) rounds, data/v2v3-think: 2 runs, data/main-time: $(ls -d "$MT"/*/ | wc -l) runs, data/state-tables: $(($(wc -l < "$ST/tables.tsv") - 1)) tables; data/ follows data/README.md: $nrun run.txt, $ntsv .tsv)"
 	exit $bad
 fi
 for p in "${PAGES[@]}"; do

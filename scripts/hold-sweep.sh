@@ -83,6 +83,7 @@ want=$(($(wc -w <<< "$holds") * $(wc -w <<< "$workloads") + $(wc -w <<< "$worklo
 	echo "command=bash scripts/hold-sweep.sh --holds $(tr ' ' ',' <<< "$holds") --workloads $(tr ' ' ',' <<< "$workloads") --reps $reps"
 	echo "platform=$(tcg_platform 2), emulated Sapphire Rapids C-states (tools/emu-cstates), virtio-blk with one queue per vCPU, menu"
 	echo "date=$(date -u +%F)"
+	echo "commit=$(git -C "$TOP" rev-parse --short HEAD)"
 	echo "kernel=the 9 patches of branch series ($(git -C "$BASE_DIR" rev-parse --short series)) on 7.3.4 (test config, HZ=250), BLK_SHALLOW_IDLE_HOLD_MS set per run"
 	echo "wall_s=$(($(date +%s) - start))"
 	for h in $holds; do

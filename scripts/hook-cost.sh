@@ -20,7 +20,7 @@
 # A benchmark: prints a table, asserts nothing but that every cell was
 # measured. Output: DIR (default $RESULTS/hook-cost): runs.tsv (one line
 # per fio run: layout, case, rep, reads, instructions per read, raises,
-# misses), summary.tsv (per layout and case: median, min, max of the runs;
+# misses), summary.tsv (header line, then per layout and case: median, min, max of the runs;
 # the median's difference from "off" of the same I/O pattern, in
 # instructions and percent), run.txt (command, platform, date, kernel),
 # hookcost.tsv, fio-*.json, console.log.
@@ -66,6 +66,7 @@ fi
 	echo "command=bash scripts/hook-cost.sh${args[*]:+ ${args[*]}}"
 	echo "platform=$(qemu-system-x86_64 --version | sed -n 1p), TCG with -icount shift=0,sleep=off (instruction counts, independent of the host), 2 vCPUs, -cpu max, emulated Sapphire Rapids C-states, menu; null_blk irqmode=0, fio psync 4 KiB randread pinned to CPU 0"
 	echo "date=$(date -u +%F)"
+	echo "commit=$(git -C "$TOP" rev-parse --short HEAD)"
 	echo "kernel=$kernel"
 	echo "note=fio's mean read latency in guest ns, which -icount shift=0 makes guest instructions; stream: 20000 reads back to back, sparse: 100 reads 20 ms apart"
 } > "$out/run.txt"
@@ -88,7 +89,8 @@ awk -F'\t' 'NR > 1 { k = $1 "\t" $2; v[k] = v[k] " " $5; ra[k] += $6; mi[k] += $
 		set -- $vals
 		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$l" "$c" $# "$(stats %.1f "$@")" "$ra" "$mi" "$rd"
 	done | sort > "$out/cells.tsv"
-awk -F'\t' '{ p = ($2 ~ /stream/) ? "stream" : "sparse"; key[NR] = $1 "\t" p; line[NR] = $0; med[NR] = $4
+awk -F'\t' 'BEGIN { print "layout\tcase\truns\tmedian\tmin\tmax\traises\tmisses\treads\tdelta\tdelta_pct" }
+	{ p = ($2 ~ /stream/) ? "stream" : "sparse"; key[NR] = $1 "\t" p; line[NR] = $0; med[NR] = $4
 		if ($2 ~ /^off-/) off[$1 "\t" p] = $4 }
 	END { for (i = 1; i <= NR; i++) { o = off[key[i]]
 		printf "%s\t%+.1f\t%+.3f\n", line[i], med[i] - o, (o > 0) ? 100 * (med[i] - o) / o : 0 } }' \
@@ -97,7 +99,7 @@ echo "Guest instructions per 4 KiB read (QEMU -icount), $reps runs per cell: med
 printf '%-6s %-16s %10s %22s %9s %8s %8s %8s\n' layout case median "(min - max)" delta "%" raises misses
 while IFS=$'\t' read -r l c n m lo hi ra mi rd d p; do
 	printf '%-6s %-16s %10s %22s %9s %8s %8s %8s\n' "$l" "$c" "$m" "($lo - $hi)" "$d" "$p" "$ra" "$mi"
-done < "$out/summary.tsv"
+done < <(tail -n +2 "$out/summary.tsv")
 for l in 1q 2q; do
 	for c in off-stream raised-stream off-sparse unraised-sparse; do
 		grep -q "^$l	$c	$reps	" "$out/summary.tsv" || die "hook-cost: cell $l $c not measured $reps times"

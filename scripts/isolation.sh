@@ -51,8 +51,9 @@ n=$(($(wc -l < "$out/isolation.tsv") - 1))
 	echo "command=bash scripts/isolation.sh${args[*]:+ ${args[*]}}"
 	echo "platform=$(tcg_platform 2), emulated Sapphire Rapids C-states (tools/emu-cstates), virtio-blk with one queue per vCPU, menu"
 	echo "date=$(date -u +%F)"
+	echo "commit=$(git -C "$TOP" rev-parse --short HEAD)"
 	echo "kernel=the 9 patches of branch series ($(git -C "$BASE_DIR" rev-parse --short series)) on 7.3.4 (test config)"
-	echo "pinning=$(tr '\n' ';' < "$out/isolated/guest-cstates/pinning.txt" | sed 's/;$//')"
+	echo "pinning=$(pinning_text "$out/isolated/guest-cstates/pinning.txt")"
 	for p in shared isolated; do
 		echo "host_$p=$(sed -n 's/^Host during boot[^:]*: //p' "$out/$p/bench.md" | sed -n 1p)"
 	done

@@ -62,7 +62,7 @@ fi
 mkdir -p "$RESULTS/main"
 # Not exported: the scripts below keep their own $WORK/timings.tsv.
 TIMINGS=$RESULTS/main/timings.tsv
-: > "$TIMINGS"
+printf 'step\tseconds\n' > "$TIMINGS"
 start=$SECONDS
 timed deps "$TOP/scripts/deps.sh"
 timed baseline "$TOP/scripts/baseline.sh"

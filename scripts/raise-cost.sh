@@ -42,17 +42,17 @@ fi
 
 "$TOP/scripts/guest.sh" --kernel "$build" --script raisecost.sh --out "$out" \
 	--smp 8 --timeout 1800 --lock --append "raise_rounds=$rounds"
-awk -F'\t' '{ k = $1 "\t" $2; v[k] = v[k] " " $3; n[k]++ }
+awk -F'\t' 'NR > 1 { k = $1 "\t" $2; v[k] = v[k] " " $3; n[k]++ }
 	END { for (k in v) print k "\t" n[k] "\t" v[k] }' "$out/raisecost.tsv" |
 	while IFS=$'\t' read -r cpus kind n vals; do
 		# shellcheck disable=SC2086
 		printf '%s\t%s\t%s\t%s\n' "$cpus" "$kind" "$n" "$(stats %.0f $vals)"
-	done | sort -n -k1,1 -k2,2 > "$out/summary.tsv"
+	done | sort -n -k1,1 -k2,2 | sed '1i cpus\tkind\tn\tmedian_us\tmin_us\tmax_us' > "$out/summary.tsv"
 echo "CPUs of the hctx, work runs that raised / relaxed: n, median, min, max (us)"
 printf '%-5s %-6s %4s %8s %8s %8s\n' cpus kind n median min max
 while IFS=$'\t' read -r c k n m lo hi; do
 	printf '%-5s %-6s %4s %8s %8s %8s\n' "$c" "$k" "$n" "$m" "$lo" "$hi"
-done < "$out/summary.tsv"
+done < <(tail -n +2 "$out/summary.tsv")
 for c in 1 2 4 8; do
 	grep -q "^$c	raise	" "$out/summary.tsv" || die "raise-cost: no raise measured for $c CPUs"
 done
@@ -60,6 +60,7 @@ done
 	echo "command=bash scripts/raise-cost.sh${args[*]:+ ${args[*]}}"
 	echo "platform=$(tcg_platform 8), emulated Sapphire Rapids C-states (tools/emu-cstates), null_blk with 8, 4, 2 and 1 submit queues"
 	echo "date=$(date -u +%F)"
+	echo "commit=$(git -C "$TOP" rev-parse --short HEAD)"
 	echo "kernel=$kernel"
-	echo "note=$(grep -c . "$out/raisecost.tsv") work runs; $([ -d "$out" ] && grep -Eq '(block_shallow_idle|blk_cpu_lat)_raise' "$out/trace.txt" && echo "classified by the series' raise and relax events" || echo "classified by the dev_pm_qos request events (no raise or relax events in this kernel)")"
+	echo "note=$(($(grep -c . "$out/raisecost.tsv") - 1)) work runs; $([ -d "$out" ] && grep -Eq '(block_shallow_idle|blk_cpu_lat)_raise' "$out/trace.txt" && echo "classified by the series' raise and relax events" || echo "classified by the dev_pm_qos request events (no raise or relax events in this kernel)")"
 } > "$out/run.txt"

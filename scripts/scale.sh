@@ -65,7 +65,7 @@ col() {
 		fi
 	done
 	awk -F'\t' '$1 ~ /^1q-/ && $8 > m { m = $8 } END { print m + 0 }' "$d/rounds.tsv"
-	awk -F'\t' '
+	awk -F'\t' 'NR == 1 { next }
 	function mean6(s,   a, i, t) { split(s, a, ","); for (i = 1; i <= 6; i++) t += a[i]; return t / 6 }
 	function cpu(s, n,   a) { split(s, a, ","); return a[n + 1] }
 	{ sec[$1] = $2; io[$1] = $3; cpus[$1] = $4; sets[$1] = $5; upd[$1] = $6; runs[$1] = $7
@@ -152,7 +152,7 @@ s=$(date +%s)
 "$TOP/scripts/guest.sh" --kernel "$build" --script scale.sh --out "$out" \
 	--smp 8 --accel icount --timeout 3000 --lock \
 	--append "scale_rounds=$rounds scale_runtime=$runtime kunit.enable=0"
-[ "$(wc -l < "$out/rounds.tsv")" -eq $((2 * rounds)) ] && [ "$(wc -l < "$out/rates.tsv")" -eq 2 ] ||
+[ "$(wc -l < "$out/rounds.tsv")" -eq $((2 * rounds + 1)) ] && [ "$(wc -l < "$out/rates.tsv")" -eq 3 ] ||
 	die "scale: not every case was measured (rounds.tsv, rates.tsv in $out)"
 {
 	echo "command=bash scripts/scale.sh ${args[*]}"

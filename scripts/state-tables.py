@@ -88,7 +88,7 @@ def names(states, cls):
 def acpi_tables(path):
     out = []
     for line in open(path):
-        if not line.strip() or line.startswith('#'):
+        if not line.strip() or line.startswith('#') or line.startswith('system\t'):
             continue
         system, desc = line.rstrip('\n').split('\t')[:2]
         states = []

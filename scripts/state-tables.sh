@@ -26,7 +26,8 @@ n=$(($(wc -l < "$out/tables.tsv.new") - 1))
 mv "$out/tables.tsv.new" "$out/tables.tsv"
 {
 	echo "command=bash scripts/state-tables.sh"
-	echo "tree=drivers/idle/intel_idle.c of $BASE_PKG $BASE_VER ($BASE_SUITE), and data/state-tables/acpi.tsv"
+	echo "platform=none: reads drivers/idle/intel_idle.c of $BASE_PKG $BASE_VER ($BASE_SUITE), and data/state-tables/acpi.tsv"
 	echo "date=$(date -u +%F)"
+	echo "commit=$(git -C "$TOP" rev-parse --short HEAD)"
 } > "$out/run.txt"
 log "state-tables: $n tables in ${out#"$TOP"/}/tables.tsv; $(awk -F'\t' 'NR > 1 && $8 != "yes"' "$out/tables.tsv" | wc -l) differ between the flag and the table rule"

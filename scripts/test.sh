@@ -102,7 +102,7 @@ step() { run_step test "$@"; }
 critical() { run_step setup "$@" || stop=1; }
 
 printf 'step\tpassed\tfailed\tskipped\n' > "$LOGS/steps.tsv"
-: > "$LOGS/timings.tsv"
+printf 'step\tseconds\n' > "$LOGS/timings.tsv"
 critical deps "$TOP/scripts/deps.sh"
 step lint bash -c "'$TOP/scripts/lint.sh' && '$TOP/scripts/lint.sh' --selftest"
 critical baseline "$TOP/scripts/baseline.sh"

@@ -12,7 +12,7 @@
 # (block_shallow_idle_raise inside it) or relaxed (block_shallow_idle_relax inside it;
 # that run includes the RCU grace period of the relax).
 #
-# Results: raisecost.tsv (cpus, kind, duration_us per work run) and
+# Results: raisecost.tsv (header line, then cpus, kind, duration_us per work run) and
 # trace.txt. Kernel command line: raise_rounds=N (default 10).
 
 . "$SHARE/lib.sh"
@@ -92,6 +92,7 @@ awk -v v1=$v1 '
 	/dev_pm_qos_(add|update|remove)_request: / && v1 { p = pid(); if (p in start) {
 		kind[p] = ($0 ~ /new_value=2147483647/) ? "relax" : "raise"; cpus[p]++ } next }
 	/workqueue_execute_start:/ && /(blk_shallow_idle|blk_mq_cpu_lat)_work_fn/ { start[pid()] = ts(); kind[pid()] = ""; cpus[pid()] = 0; next }
+	BEGIN { print "cpus\tkind\tduration_us" }
 	/(block_shallow_idle|blk_cpu_lat)_raise: / { p = pid(); if (p in start) { kind[p] = "raise"; match($0, /cpus=[0-9]+/); cpus[p] = substr($0, RSTART + 5, RLENGTH - 5) } next }
 	/(block_shallow_idle|blk_cpu_lat)_relax: / { p = pid(); if (p in start) { kind[p] = "relax"; match($0, /cpus=[0-9]+/); cpus[p] = substr($0, RSTART + 5, RLENGTH - 5) } next }
 	/workqueue_execute_end:/ { p = pid(); if ((p in start) && kind[p] != "")
@@ -105,6 +106,6 @@ for d in $devs; do
 	rmdir "$CFS/$d"
 done
 emu_unload
-n=$(wc -l < "$out")
+n=$(($(wc -l < "$out") - 1))
 echo "raisecost: $n work runs measured"
 [ "$n" -gt 0 ]

@@ -18,7 +18,7 @@
 #              no fio thread (fio runs under taskset, its main thread
 #              too); the policy off, then auto on all 8 disks
 #
-# Results: rounds.tsv (workload, round, I/Os, CPUs given a limit, limit
+# Results, each with a header line: rounds.tsv (workload, round, I/Os, CPUs given a limit, limit
 # sets, PM QoS calls (add and update), work runs, longest work run in us, relax delay in
 # us: the last update to "no constraint" minus the last completion, "-"
 # when nothing was raised) and rates.tsv (workload, seconds, the same
@@ -118,7 +118,7 @@ done
 
 # ---- one disk, one hctx ----------------------------------------------------
 rt=$RESULTS_DIR/rounds.tsv
-: > "$rt"
+printf 'workload\tround\tios\tcpus_limited\tlimit_sets\tqos_calls\twork_runs\tlongest_run_us\trelax_delay_us\n' > "$rt"
 insmod "$KO" queues=1 controller=$CTL latency_us=20 || fail "cannot load emu_blk queues=1"
 SI=$(si_attr emublk0)
 echo auto > "/sys/block/emublk0/queue/$SI" || fail "cannot enable $SI"
@@ -149,7 +149,7 @@ rmmod emu_blk || fail "cannot unload emu_blk"
 
 # ---- eight namespaces, one hctx per CPU ------------------------------------
 rr=$RESULTS_DIR/rates.tsv
-: > "$rr"
+printf 'workload\tseconds\tios\tcpus_limited\tlimit_sets\tqos_calls\twork_runs\tlongest_run_us\trelax_delay_us\tloc_per_cpu\tres_per_cpu\tcal_per_cpu\n' > "$rr"
 insmod "$KO" devices=8 controller=$CTL latency_us=20 || fail "cannot load emu_blk devices=8"
 files="" devts=""
 for n in 0 1 2 3 4 5 6 7; do
@@ -181,5 +181,5 @@ for n in 0 1 2 3 4 5 6 7; do
 done
 rmmod emu_blk || fail "cannot unload emu_blk"
 emu_unload
-echo "scale: $(wc -l < "$rt") rounds and $(wc -l < "$rr") rate runs measured"
-[ "$(wc -l < "$rt")" -eq $((2 * rounds)) ] && [ "$(wc -l < "$rr")" -eq 2 ]
+echo "scale: $(($(wc -l < "$rt") - 1)) rounds and $(($(wc -l < "$rr") - 1)) rate runs measured"
+[ "$(wc -l < "$rt")" -eq $((2 * rounds + 1)) ] && [ "$(wc -l < "$rr")" -eq 3 ]
