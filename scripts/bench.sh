@@ -96,6 +96,7 @@
 # Needs BASE_DIR like guest.sh; installs jq and gnuplot-nox when missing.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
+. "$(dirname "$0")/series-build.sh"
 
 usage() {
 	sed -n '4,8s/^# //p' "$0" >&2

@@ -11,7 +11,7 @@
 # TEST_CONFIG, when set, replaces scripts/configs/test.config (the
 # --series-commit of a benchmark builds an older series with its own);
 # BUILD_OUT, when set, replaces $BUILD as the test kernel's folder (the
-# same, in its own folder and worktree: series_commit_build in common.sh).
+# same, in its own folder and worktree: series_commit_build in series-build.sh).
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 

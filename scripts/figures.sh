@@ -32,6 +32,8 @@
 #   think-curve-icount  data/think-curve-icount: the same on the
 #                 deterministic platform (--platform icount), with the
 #                 modeled energy of scripts/energy-model.py (energy.md)
+#   think-curve-icount-80  data/think-curve-icount-80: the same at 80 us
+#                 device latency
 #   think-curve   data/think-curve: scripts/think-curve.sh (bench/summary.json,
 #                 run.txt, curve.png): the think-time curve, README only
 #   scale         data/scale-v2, data/scale: scripts/scale.sh (rounds.tsv,
@@ -875,19 +877,24 @@ for f in "$TC/bench/summary.json" "$TC/run.txt" "$TC/curve.png"; do
 	[ -s "$f" ] || { echo "FAIL figures: ${f#"$TOP"/} missing"; exit 1; }
 done
 tc_md think-curve "$TC" > "$tmp/tc_md"
-for f in "$TCI/bench/summary.json" "$TCI/bench/cells.json" "$TCI/bench/guest-cstates/info.json" "$TCI/run.txt" "$TCI/curve.png"; do
-	[ -s "$f" ] || { echo "FAIL figures: ${f#"$TOP"/} missing"; exit 1; }
-done
-tc_md think-curve-icount "$TCI" > "$tmp/tci_md" || { echo "FAIL figures: data/think-curve-icount"; exit 1; }
-python3 "$TOP/scripts/energy-model.py" --no-write "$TCI/bench" > "$tmp/tci_energy" ||
-	{ echo "FAIL figures: scripts/energy-model.py failed on data/think-curve-icount/bench"; exit 1; }
-{
+# tci_md NAME DIR: a think-time curve on the deterministic platform with
+# the modeled energy of the same runs.
+tci_md() {
+	local rel=${2#"$TOP"/} f
+	for f in "$2/bench/summary.json" "$2/bench/cells.json" "$2/bench/guest-cstates/info.json" "$2/run.txt" "$2/curve.png"; do
+		[ -s "$f" ] || { echo "FAIL figures: ${f#"$TOP"/} missing" >&2; return 1; }
+	done
+	tc_md "$1" "$2" > "$tmp/tci_md" || { echo "FAIL figures: $rel" >&2; return 1; }
+	python3 "$TOP/scripts/energy-model.py" --no-write "$2/bench" > "$tmp/tci_energy" ||
+		{ echo "FAIL figures: scripts/energy-model.py failed on $rel/bench" >&2; return 1; }
 	sed '$d' "$tmp/tci_md"
 	echo
 	echo "Modeled energy of the same runs (\`scripts/energy-model.py\`, parameters and sources in \`data/energy-model/params.tsv\`):"
 	sed '1d' "$tmp/tci_energy"
 	sed -n '$p' "$tmp/tci_md"
-} > "$tmp/tci_md2"
+}
+tci_md think-curve-icount "$TCI" > "$tmp/tci_md2" || exit 1
+tci_md think-curve-icount-80 "$TOP/data/think-curve-icount-80" > "$tmp/tci80_md" || exit 1
 for f in "$IR/repro.tsv" "$IR/run.txt"; do
 	[ -s "$f" ] || { echo "FAIL figures: ${f#"$TOP"/} missing"; exit 1; }
 done
@@ -933,7 +940,7 @@ bad=0
 # must be in exactly one page.
 blocks=(summary:su_md commands:cm_md think-sweep:md raise-cost:rc_md test-time:tt_md
 	hook-cost:hc_md hold-sweep:hs_md isolation:is_md think-curve:tc_md
-	think-curve-icount:tci_md2 icount-repro:ir_md scale:sc_md main-time:mt_md
+	think-curve-icount:tci_md2 think-curve-icount-80:tci80_md icount-repro:ir_md scale:sc_md main-time:mt_md
 	mutants:mu_md test-steps:ts_md)
 for p in "${PAGES[@]}"; do
 	[ -s "$TOP/$p" ] || { echo "FAIL figures: $p missing"; exit 1; }

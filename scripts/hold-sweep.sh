@@ -21,6 +21,7 @@
 # interrupts per CPU and second), run.txt.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
+. "$(dirname "$0")/series-build.sh"
 
 holds="4 8 16" reps=3 out=$RESULTS/hold-sweep
 workloads="qd1 qd1-think2ms qd1-think5ms qd1-think10ms qd1-think20ms"

@@ -26,6 +26,7 @@
 # hookcost.tsv, fio-*.json, console.log.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
+. "$(dirname "$0")/series-build.sh"
 
 build=$BUILD reps=5 out="" variant=""
 args=("$@")

@@ -20,6 +20,7 @@
 # run.txt (command, platform, date, kernel), trace.txt, console.log.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
+. "$(dirname "$0")/series-build.sh"
 
 build=$BUILD rounds=10 out="" scommit=""
 args=("$@")

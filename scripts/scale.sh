@@ -36,6 +36,7 @@
 # kernel, commit), console.log.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
+. "$(dirname "$0")/series-build.sh"
 
 usage() {
 	sed -n '4,6s/^# //p' "$0" >&2

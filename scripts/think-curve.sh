@@ -206,6 +206,7 @@ cmd=(bash scripts/bench.sh --table "$table" "${plat[@]}" --govs "$govs" --config
      --workloads "$wls" --reps "$reps" --runtime "$runtime" --pairs 0 --no-poll
      --out "$out/bench")
 start=$SECONDS
+commit=$(git -C "$TOP" rev-parse --short HEAD)
 rc=0
 "$TOP/${cmd[1]}" "${cmd[@]:2}" || rc=$?
 {
@@ -219,7 +220,7 @@ rc=0
 	echo "kernel=$(series_kernel)"
 	echo "table=$table"
 	echo "date=$(date -u +%Y-%m-%d)"
-	echo "commit=$(git -C "$TOP" rev-parse --short HEAD)"
+	echo "commit=$commit"
 	echo "wall_s=$((SECONDS - start))"
 } > "$out/run.txt"
 [ $rc = 0 ] || die "bench.sh failed (exit $rc); see $out/bench"
