@@ -4,16 +4,16 @@
 # main.sh - the project's main job (README.md), from a fresh clone: fetch
 # the pinned baseline, apply the series, build the patched test kernel,
 # boot it under QEMU with emulated C-states on the deterministic platform
-# (scripts/bench.sh --platform icount: QEMU -icount, the emulated storage
+# (scripts/bench/bench.sh --platform icount: QEMU -icount, the emulated storage
 # device of tools/emu-blk at 20 us, 3 vCPUs of which the last is the
 # device's controller) and show the effect:
-#   1. the benchmark matrix of scripts/bench.sh (attribute off, auto, C6
+#   1. the benchmark matrix of scripts/bench/bench.sh (attribute off, auto, C6
 #      disabled, /dev/cpu_dma_latency, idle=poll; menu and teo) for QD1,
 #      QD4 and QD32 (QD1 and QD32 on --platform tcg), printed as a Markdown table with its targets (printed,
 #      not asserted), deep-state completions per I/O and the share of time
 #      all CPUs were in C6 at once, written with a figure to
 #      results/bench-icount/;
-#   2. the think-time curve of scripts/think-curve.sh (QD1 with 0 to 32 ms
+#   2. the think-time curve of scripts/bench/think-curve.sh (QD1 with 0 to 32 ms
 #      of think time, 2 s cells; off, auto, C6 disabled; menu and teo),
 #      printed and plotted into results/think-curve-icount/curve.png.
 # On the deterministic platform both use 2 s cells and the curve 8 think
@@ -30,7 +30,7 @@
 # bench.sh runs qd1,qd4,qd32 (qd1,qd32 on tcg): the curve covers the
 # think times.
 set -euo pipefail
-. "$(dirname "$0")/common.sh"
+. "$(dirname "$0")/lib/common.sh"
 
 bench_args=("$@") curve_args=() has_wl=0 has_rt=0 quick=0 platform="" prev=""
 for a in "$@"; do
@@ -64,11 +64,11 @@ mkdir -p "$RESULTS/main"
 TIMINGS=$RESULTS/main/timings.tsv
 printf 'step\tseconds\n' > "$TIMINGS"
 start=$SECONDS
-timed deps "$TOP/scripts/deps.sh"
-timed baseline "$TOP/scripts/baseline.sh"
-timed series "$TOP/scripts/series.sh" apply
-timed build "$TOP/scripts/build.sh" test
-timed bench "$TOP/scripts/bench.sh" "${bench_args[@]}"
-timed curve "$TOP/scripts/think-curve.sh" "${curve_args[@]}"
+timed deps "$TOP/scripts/setup/deps.sh"
+timed baseline "$TOP/scripts/setup/baseline.sh"
+timed series "$TOP/scripts/setup/series.sh" apply
+timed build "$TOP/scripts/setup/build.sh" test
+timed bench "$TOP/scripts/bench/bench.sh" "${bench_args[@]}"
+timed curve "$TOP/scripts/bench/think-curve.sh" "${curve_args[@]}"
 printf 'total\t%s\n' "$((SECONDS - start))" >> "$TIMINGS"
 log "main: $((SECONDS - start)) s in all ($(step_times "$TIMINGS")); results/bench*/, results/think-curve*/"

@@ -3,34 +3,34 @@
 #
 # test.sh - the project's test command (README.md), from a fresh clone:
 #
-#   deps        (setup) install the packages the harness needs (scripts/deps.sh)
+#   deps        (setup) install the packages the harness needs (scripts/setup/deps.sh)
 #   lint        the harness's scripts: bash -n, and no pipe into a reader
-#               that exits early under pipefail (scripts/lint.sh, --selftest)
-#   baseline    (setup) fetch the pinned linux-source-7.3 tree (scripts/baseline.sh)
+#               that exits early under pipefail (scripts/checks/lint.sh, --selftest)
+#   baseline    (setup) fetch the pinned linux-source-7.3 tree (scripts/setup/baseline.sh)
 #   series      `series', patches/ and the copies agree, and the check can
-#               fail (scripts/series.sh check, selftest-check)
-#   apply       (setup) git am the series onto the baseline (scripts/series.sh apply)
+#               fail (scripts/setup/series.sh check, selftest-check)
+#   apply       (setup) git am the series onto the baseline (scripts/setup/series.sh apply)
 #   b4          the series as a threaded mbox through `b4 am' (offline) and
 #               git am gives the same commits and tree, and the check can
-#               fail (scripts/b4.sh check, selftest)
+#               fail (scripts/checks/b4.sh check, selftest)
 #   checks      checkpatch --strict, every patch builds, sparse, W=1,
-#               kernel-doc (scripts/checks.sh --kernel debug); the patches
+#               kernel-doc (scripts/checks/checks.sh --kernel debug); the patches
 #               are built one by one in the debug kernel's config (the test
 #               config plus lockdep, KASAN, kmemleak, hang detectors, ...),
 #               and the last build is the kernel every guest step boots
 #   figures     README.md and the cover letter quote exactly what
-#               scripts/figures.sh generates from the committed data/
+#               scripts/report/figures.sh generates from the committed data/
 #   kunit       the series' KUnit suites, from the boot log of that kernel,
 #               parsed by kunit.py
-#   platform    the emulated C-state platform self-test (scripts/platform-test.sh)
+#   platform    the emulated C-state platform self-test (scripts/tests/platform-test.sh)
 #   kselftest   the series' kselftest in that guest, menu and teo, Sapphire
-#               Rapids and AMD-like tables (scripts/kselftest.sh --debug)
-#   torture     the short torture (scripts/torture.sh)
+#               Rapids and AMD-like tables (scripts/tests/kselftest.sh --debug)
+#   torture     the short torture (scripts/tests/torture.sh)
 #
 # One kernel, not a test kernel and a debug kernel: on a fresh machine each
 # costs a full build, the longest step of the run, and every test runs as
 # well with the checkers on. The test kernel without them is what the
-# main job (scripts/main.sh) builds and measures; `scripts/kselftest.sh'
+# main job (scripts/main.sh) builds and measures; `scripts/tests/kselftest.sh'
 # without --debug runs the same kselftest on it.
 #
 # Setup steps are no tests: each prints "SETUP ok name" or "SETUP FAIL name:
@@ -44,7 +44,7 @@
 #
 # Usage: scripts/test.sh [--only STEP[,STEP...]]
 set -uo pipefail
-. "$(dirname "$0")/common.sh"
+. "$(dirname "$0")/lib/common.sh"
 
 only=""
 [ "${1:-}" = --only ] && only=",$2,"
@@ -103,19 +103,19 @@ critical() { run_step setup "$@" || stop=1; }
 
 printf 'step\tpassed\tfailed\tskipped\n' > "$LOGS/steps.tsv"
 printf 'step\tseconds\n' > "$LOGS/timings.tsv"
-critical deps "$TOP/scripts/deps.sh"
-step lint bash -c "'$TOP/scripts/lint.sh' && '$TOP/scripts/lint.sh' --selftest"
-critical baseline "$TOP/scripts/baseline.sh"
-step series bash -c "'$TOP/scripts/series.sh' check && '$TOP/scripts/series.sh' selftest-check"
-step figures "$TOP/scripts/figures.sh" --check
-critical apply "$TOP/scripts/series.sh" apply
-step b4 bash -c "'$TOP/scripts/b4.sh' check && '$TOP/scripts/b4.sh' selftest"
-step mutants-apply "$TOP/scripts/mutants.sh" --check
-step checks "$TOP/scripts/checks.sh" --kernel debug
-step kunit "$TOP/scripts/kunit.sh" --build "$BUILD_DEBUG"
-step platform "$TOP/scripts/platform-test.sh" --build "$BUILD_DEBUG"
-step kselftest "$TOP/scripts/kselftest.sh" --debug
-step torture "$TOP/scripts/torture.sh"
+critical deps "$TOP/scripts/setup/deps.sh"
+step lint bash -c "'$TOP/scripts/checks/lint.sh' && '$TOP/scripts/checks/lint.sh' --selftest"
+critical baseline "$TOP/scripts/setup/baseline.sh"
+step series bash -c "'$TOP/scripts/setup/series.sh' check && '$TOP/scripts/setup/series.sh' selftest-check"
+step figures "$TOP/scripts/report/figures.sh" --check
+critical apply "$TOP/scripts/setup/series.sh" apply
+step b4 bash -c "'$TOP/scripts/checks/b4.sh' check && '$TOP/scripts/checks/b4.sh' selftest"
+step mutants-apply "$TOP/scripts/tests/mutants.sh" --check
+step checks "$TOP/scripts/checks/checks.sh" --kernel debug
+step kunit "$TOP/scripts/tests/kunit.sh" --build "$BUILD_DEBUG"
+step platform "$TOP/scripts/tests/platform-test.sh" --build "$BUILD_DEBUG"
+step kselftest "$TOP/scripts/tests/kselftest.sh" --debug
+step torture "$TOP/scripts/tests/torture.sh"
 
 echo
 echo "=== summary ($(($(date +%s) - start)) s; per step: $LOGS/timings.tsv)"

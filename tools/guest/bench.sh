@@ -2,11 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # bench.sh - the fio benchmark matrix of the shallow_idle series; runs in
-# the test guest (scripts/bench.sh) or, with bench_mode=host, on a real
-# machine (scripts/host-bench.sh). POSIX sh: busybox ash in the guest, dash
+# the test guest (scripts/bench/bench.sh) or, with bench_mode=host, on a real
+# machine (scripts/bench/host-bench.sh). POSIX sh: busybox ash in the guest, dash
 # or bash on a host.
 #
-# Usage: started by a wrapper that scripts/bench.sh or scripts/host-bench.sh
+# Usage: started by a wrapper that scripts/bench/bench.sh or scripts/bench/host-bench.sh
 # writes; every setting comes from the environment:
 #   bench_mode=guest|host      guest (default): loads emu_cstates, may use
 #                              null_blk; host: touches nothing but bench_dev
@@ -174,29 +174,6 @@ state_table() {
 		[ -d "$_s" ] || continue
 		echo "$(tr ' ' _ < "$_s/name") $(cat "$_s/latency") $(cat "$_s/residency")"
 	done
-}
-
-# table_limit - the auto limit computed from cpu0's table, the rule of
-# cpuidle_latency_limits() (sysfs shows no state flags; deep states
-# have long exit latencies anyway).
-table_limit() {
-	state_table | awk '
-	{ n++; name[n] = $1; lat[n] = $2 }
-	END {
-		for (i = 2; i <= n; i++) if (name[i] == "C1E") a = i
-		if (!a) for (i = 1; i <= n; i++) {
-			if (name[i] == "POLL") continue
-			if (lat[i] > 15) break
-			a = i
-		}
-		if (!a) exit 1
-		next_lat = 2147483647
-		for (i = a + 1; i <= n; i++) if (lat[i] < next_lat) next_lat = lat[i]
-		l = lat[a] + 1
-		if (next_lat - 1 < l) l = next_lat - 1
-		if (l < lat[a]) l = lat[a]
-		print l
-	}'
 }
 
 # deep_states LIMIT - names of the states with exit latency above LIMIT.
@@ -627,8 +604,8 @@ DEEP_IDX=""
 LIMIT_SRC=none
 if [ "$IDLE" = cpuidle ]; then
 	[ "$(idle_driver)" != none ] || fail "no cpuidle driver"
-	# The auto limit: debugfs while busy, else the table rule.
-	LIMIT_TABLE=$(table_limit || true)
+	# The auto limit: the one the kernel chose, from debugfs while a
+	# stream holds the queue (no copy of the kernel's rule here).
 	attr_set auto
 	DEV=$DEV RUNTIME=3 $TASKSET fio $FIO_RO --output-format=json --output="$tmp/cal.json" \
 		"$JOBS/qd1.fio" > /dev/null 2>&1 &
@@ -643,17 +620,13 @@ if [ "$IDLE" = cpuidle ]; then
 	kill $_cal 2>/dev/null
 	wait $_cal 2>/dev/null
 	attr_set off
-	if [ -n "$LIMIT" ]; then
-		LIMIT_SRC=debugfs
-	else
-		LIMIT=$LIMIT_TABLE LIMIT_SRC=table
-	fi
-	[ -n "$LIMIT" ] || fail "cannot find the auto limit"
+	[ -n "$LIMIT" ] || fail "the kernel showed no auto limit in debugfs ($DEV_DBG/hctx*/$SI) within 3 s of QD1 reads with $SI=auto"
+	LIMIT_SRC=debugfs
 	DEEP=$(deep_states "$LIMIT" | tr '\n' ' ' | sed 's/ $//')
 	[ -n "$DEEP" ] || fail "no idle state deeper than $LIMIT us"
 	DEEP_IDX=$(for _d in $DEEP; do state_index 0 "$_d"; done | tr '\n' ' ')
 	deep_save
-	say "auto limit $LIMIT us ($LIMIT_SRC; table rule $LIMIT_TABLE us), deep states: $DEEP"
+	say "auto limit $LIMIT us (the kernel's, from debugfs), deep states: $DEEP"
 fi
 
 for gov in $GOVS; do

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# hookcost.sh - runs in the test guest under QEMU -icount (scripts/hook-cost.sh,
+# hookcost.sh - runs in the test guest under QEMU -icount (scripts/bench/hook-cost.sh,
 # guest.sh --accel icount): the guest's clock counts executed instructions
 # (1 ns each), so fio's mean latency of a read from a null_blk device that
 # completes in the submitting context (irqmode=0) is the number of guest

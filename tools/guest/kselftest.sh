@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# kselftest.sh - runs in the test guest (scripts/guest.sh): the series'
+# kselftest.sh - runs in the test guest (scripts/qemu/guest.sh): the series'
 # kselftests (selftests/block/ in the share) with the emulated cpuidle
 # driver, once per state table and governor, plus the KUnit results of the
 # boot and the kernel log.

@@ -1,8 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# kunit.sh - runs in the test guest (scripts/guest.sh, driven by
-# scripts/kunit.sh). The KUnit suites built into the test kernel ran at
+# kunit.sh - runs in the test guest (scripts/qemu/guest.sh, driven by
+# scripts/tests/kunit.sh). The KUnit suites built into the test kernel ran at
 # boot, before this script; their KTAP is in the console log, which the
 # host parses. This only keeps the per-suite results from debugfs and the
 # CPU masks the suites ran with (possible, present, online).

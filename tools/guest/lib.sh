@@ -2,7 +2,7 @@
 # shellcheck shell=sh
 #
 # lib.sh - helpers for scripts that run in the test guest (busybox sh or
-# bash; scripts/guest.sh copies this file into the 9p share).
+# bash; scripts/qemu/guest.sh copies this file into the 9p share).
 #
 # Usage, in a guest script started by tools/guest/init:
 #   . "$SHARE/lib.sh"

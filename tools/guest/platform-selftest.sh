@@ -3,8 +3,8 @@
 #
 # platform-selftest.sh - self-test of the test platform, runs in the guest.
 #
-# Usage (host): scripts/guest.sh --kernel BUILD_DIR --script platform-selftest.sh
-# or scripts/platform-test.sh, which also checks the results.
+# Usage (host): scripts/qemu/guest.sh --kernel BUILD_DIR --script platform-selftest.sh
+# or scripts/tests/platform-test.sh, which also checks the results.
 #
 # With emu_cstates (table spr) loaded, for the menu and the teo governor:
 #  (a) current_driver is emu_cstates;

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# raisecost.sh - runs in the test guest (scripts/raise-cost.sh, booted with
+# raisecost.sh - runs in the test guest (scripts/bench/raise-cost.sh, booted with
 # 8 vCPUs): the time the hctx work item takes to raise and to relax the
 # requests of an hctx with 1, 2, 4 and 8 CPUs. Four null_blk devices with
 # 8, 4, 2 and 1 submit queues (so each hctx covers 1, 2, 4 or 8 CPUs),

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# scale.sh - runs in the test guest (scripts/scale.sh boots it with 8
+# scale.sh - runs in the test guest (scripts/bench/scale.sh boots it with 8
 # vCPUs under QEMU -icount): which CPUs the series raises and what it costs
 # with many queues, on the emulated device of tools/emu-blk (20 us, the
 # controller on the last CPU, which gets no emulated C-states), the

@@ -1,8 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# torture.sh - runs in the test guest (scripts/guest.sh, driven by
-# scripts/torture.sh): a torture run of the shallow_idle queue attribute
+# torture.sh - runs in the test guest (scripts/qemu/guest.sh, driven by
+# scripts/tests/torture.sh): a torture run of the shallow_idle queue attribute
 # under I/O, bounded by counts of operations, meant for the debug kernel
 # (lockdep, KASAN, kmemleak, DEBUG_ATOMIC_SLEEP, DEBUG_OBJECTS, DEBUG_LIST,
 # hung task, soft lockup and workqueue stall detectors).
@@ -61,7 +61,7 @@
 #    failure); only then the trace is stopped: per CPU, requests added ==
 #    removed (the leak count), no overrun or dropped event. The kernel log
 #    (dmesg.txt, and the console) is scanned on the host
-#    (scripts/torture.sh, scan_reports).
+#    (scripts/tests/torture.sh, scan_reports).
 #
 # Counts (short / long): toggles 1000/8000, hotplug cycles 50/400,
 # nrq 20/150, createdel 8/60, sched 20/150, gov 20/150, driver 8/60; the
@@ -996,7 +996,7 @@ else
 fi
 while IFS= read -r l; do tap_diag "trace $l"; done < "$RESULTS_DIR/trace-summary.txt"
 
-# The kernel log is scanned on the host (scripts/torture.sh: scan_reports
+# The kernel log is scanned on the host (scripts/tests/torture.sh: scan_reports
 # over the console and this file), with every other guest run's scan.
 dmesg > "$RESULTS_DIR/dmesg.txt"
 
