@@ -604,9 +604,9 @@ plot() {
 
 # ---- arguments ------------------------------------------------------------
 
-table=spr quick=0 reps="" runtime="" pairs="" poll=1 out="" report_only=""
+table=$DEFAULT_TABLE quick=0 reps="" runtime="" pairs="" poll=1 out="" report_only=""
 queues="" quiet_wait=120 isolate=1 platform=tcg latency=20 tail="" smp="" scommit=""
-govs="menu teo" configs=$BENCH_CONFIGS workloads=$BENCH_WORKLOADS
+govs=${GOVERNORS//,/ } configs=$BENCH_CONFIGS workloads=$BENCH_WORKLOADS
 build=$BUILD
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -641,7 +641,7 @@ if [ -n "$report_only" ]; then
 	exit 0
 fi
 
-case $table in spr|skx|icx|amd) ;; *) die "--table wants spr, skx, icx or amd" ;; esac
+case ,$TABLES, in *,"$table",*) ;; *) die "--table wants one of $TABLES, got $table" ;; esac
 case $platform in tcg|icount) ;; *) die "--platform wants tcg or icount" ;; esac
 [[ $latency =~ ^[0-9]+$ ]] && [ "$latency" -le 1000000 ] || die "--latency wants microseconds (0-1000000), got $latency"
 [ -z "$tail" ] || { [[ $tail =~ ^[0-9]+:[0-9]+$ ]] && [ "${tail#*:}" -le 1000 ]; } ||
@@ -694,7 +694,7 @@ fi
 [ -d "$build" ] || die "no kernel build folder $build"
 if [ -z "$out" ]; then
 	out=$RESULTS/bench
-	[ "$table" = spr ] || out=$out-$table
+	[ "$table" = "$DEFAULT_TABLE" ] || out=$out-$table
 	[ "$platform" = tcg ] || out=$out-$platform
 	[ -z "$scommit" ] || out=$out-$short
 	[ -z "$queues" ] || out=$out-q$queues

@@ -40,8 +40,8 @@ usage() {
 	exit 2
 }
 
-thinks=0,100,200,500,1000,2000,4000,7000,8000,9000,16000,32000
-runtime=4 reps=1 govs=menu,teo table=spr out="" report_only="" md_only=""
+thinks=$THINKS
+runtime=4 reps=1 govs=$GOVERNORS table=$DEFAULT_TABLE out="" report_only="" md_only=""
 platform=tcg latency=20
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -194,7 +194,7 @@ if [ -n "$report_only" ]; then
 fi
 
 [ -n "$out" ] || out=$RESULTS/think-curve
-[ "$table" = spr ] || [ "$out" != "$RESULTS/think-curve" ] || out=$out-$table
+[ "$table" = "$DEFAULT_TABLE" ] || [ "$out" != "$RESULTS/think-curve" ] || out=$out-$table
 [ "$platform" = tcg ] || [ "$out" != "$RESULTS/think-curve" ] || out=$out-$platform
 case $platform in tcg|icount) ;; *) die "--platform wants tcg or icount" ;; esac
 plat=()

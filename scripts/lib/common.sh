@@ -17,10 +17,23 @@ BUILD_DEBUG=$WORK/build-debug   # O= folder of the debug kernel
 # one lock between several clones on a machine.
 BUILD_LOCK=${BUILD_LOCK:-$WORK/build.lock}
 JOBS=${JOBS:-$(nproc)}
-# The benchmark matrix (scripts/bench/bench.sh, scripts/bench/host-bench.sh): the
-# configurations and the fio job files of tools/bench/ run by default.
+# ---- the harness's defaults, in one place ----------------------------------
+# DEFAULT_TABLE: the emulated C-state table of tools/emu-cstates that a run
+# uses unless told otherwise (Sapphire Rapids); TABLES: every table
+# emu_cstates has; KSELFTEST_TABLES: the tables the kselftest runs on;
+# GOVERNORS: the idle governors a run covers (the first where a run takes
+# one). scripts/qemu/guest.sh hands these to every guest on the kernel
+# command line (harness_table=, harness_tables=, harness_governors=, read
+# by tools/guest/lib.sh). BENCH_CONFIGS, BENCH_WORKLOADS: the benchmark
+# matrix (scripts/bench/bench.sh, host-bench.sh; fio jobs of tools/bench/);
+# THINKS: the think times of the think-time curve, in us.
+DEFAULT_TABLE=spr
+TABLES=spr,skx,icx,amd
+KSELFTEST_TABLES=spr,amd
+GOVERNORS=menu,teo
 BENCH_CONFIGS="off auto c6off dmalat"
 BENCH_WORKLOADS="qd1 qd1-think200us qd1-think20ms qd32"
+THINKS=0,100,200,500,1000,2000,4000,7000,8000,9000,16000,32000
 
 log() { printf '[%s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }

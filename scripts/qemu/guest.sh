@@ -215,7 +215,9 @@ fi
 # and the guest's dmesg); soft lockup (2 x watchdog_thresh) and workqueue
 # stall thresholds of 60 s, for debug kernels under TCG.
 cmdline="console=ttyS0 panic=-1 printk.time=1 log_buf_len=8M watchdog_thresh=30"
-cmdline="$cmdline workqueue.watchdog_thresh=60 guest_run=$run${append:+ $append}"
+cmdline="$cmdline workqueue.watchdog_thresh=60"
+cmdline="$cmdline harness_table=$DEFAULT_TABLE harness_tables=$TABLES harness_governors=$GOVERNORS"
+cmdline="$cmdline guest_run=$run${append:+ $append}"
 
 # qemu_run TIMEOUT LOG ACCEL [APPEND] - one boot; returns timeout's status.
 qemu_run() {

@@ -18,7 +18,7 @@
 set -euo pipefail
 . "$(dirname "$0")/../lib/common.sh"
 
-build="" debug=0 tables=spr,amd governors=menu,teo
+build="" debug=0 tables=$KSELFTEST_TABLES governors=$GOVERNORS
 while [ $# -gt 0 ]; do
 	case $1 in
 	--build) build=$2; shift 2 ;;

@@ -119,13 +119,15 @@ needs_debug() {
 }
 
 # The kernel the tests run on, where the kselftest leaves its TAP, and
-# the tests in the words of the table and run.txt.
+# the tests in the words of the table and run.txt. The kselftest runs one
+# table and one governor: the defaults of common.sh.
+KST_TABLE=$DEFAULT_TABLE KST_GOV=${GOVERNORS%%,*}
 if [ $debug = 1 ]; then
 	KERNEL=debug KST_ARGS=(--debug) KST_DIR=kselftest-debug
-	TESTS="scripts/tests/kunit.sh, then scripts/tests/kselftest.sh --debug --tables spr --governors menu, then scripts/tests/torture.sh"
+	TESTS="scripts/tests/kunit.sh, then scripts/tests/kselftest.sh --debug --tables $KST_TABLE --governors $KST_GOV, then scripts/tests/torture.sh"
 else
 	KERNEL=test KST_ARGS=() KST_DIR=kselftest
-	TESTS="scripts/tests/kunit.sh, then scripts/tests/kselftest.sh --tables spr --governors menu"
+	TESTS="scripts/tests/kunit.sh, then scripts/tests/kselftest.sh --tables $KST_TABLE --governors $KST_GOV"
 fi
 
 series_patches() {
@@ -333,10 +335,10 @@ write_table() {
 # TAP file's summary when every planned result came, and the guest's exit
 # status 1).
 kst_failures() {
-	local tap=$1/$KST_DIR/kselftest-spr-menu.tap l
+	local tap=$1/$KST_DIR/kselftest-$KST_TABLE-$KST_GOV.tap l
 	[ ! -f "$tap" ] || sed -n 's/^not ok [0-9]* //p' "$tap"
 	grep '^FAIL ' "$1/kselftest.txt" 2>/dev/null | while IFS= read -r l; do
-		if [[ $l =~ table=spr\ governor=menu:\ ([0-9]+)\ ok,\ ([0-9]+)\ not\ ok,\ ([0-9]+)\ skipped\ of\ ([0-9]+)$ ]] &&
+		if [[ $l =~ table=$KST_TABLE\ governor=$KST_GOV:\ ([0-9]+)\ ok,\ ([0-9]+)\ not\ ok,\ ([0-9]+)\ skipped\ of\ ([0-9]+)$ ]] &&
 		   [ $((BASH_REMATCH[1] + BASH_REMATCH[2] + BASH_REMATCH[3])) = "${BASH_REMATCH[4]}" ]; then
 			continue
 		fi
@@ -380,7 +382,7 @@ run_tests() {
 		return
 	fi
 	t=$(now)
-	RESULTS=$out "$TOP/scripts/tests/kselftest.sh" "${KST_ARGS[@]}" --tables spr --governors menu > "$out/kselftest.txt" 2>&1
+	RESULTS=$out "$TOP/scripts/tests/kselftest.sh" "${KST_ARGS[@]}" --tables "$KST_TABLE" --governors "$KST_GOV" > "$out/kselftest.txt" 2>&1
 	rc=$?
 	kss=$(($(now) - t))
 	kst_failures "$out" > "$out/failures.txt"
@@ -393,7 +395,7 @@ run_tests() {
 		# result (ktap_print_msg comes first).
 		m=$(awk -v d="$detail" '/^# / {m = substr($0, 3); next}
 			/^not ok / {t = $0; sub(/^not ok [0-9]+ /, "", t); if (t == d) {print m; exit}}
-			{m = ""}' "$out/$KST_DIR/kselftest-spr-menu.tap" 2>/dev/null)
+			{m = ""}' "$out/$KST_DIR/kselftest-$KST_TABLE-$KST_GOV.tap" 2>/dev/null)
 		detail="$detail${m:+ ($m)}"
 		return
 	elif [ $rc != 0 ]; then

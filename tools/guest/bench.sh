@@ -65,11 +65,13 @@ SHARE=${SHARE:-$(dirname "$0")}
 
 MODE=${bench_mode:-guest}
 IDLE=${bench_idle:-cpuidle}
-TABLE=${bench_table:-spr}
+TABLE=${bench_table:-$DEFAULT_TABLE}
 DEV=${bench_dev:-}
-GOVS=$(echo "${bench_govs:-menu teo}" | tr ',' ' ')
-CONFIGS=$(echo "${bench_configs:-off auto c6off dmalat}" | tr ',' ' ')
-WORKLOADS=$(echo "${bench_workloads:-qd1 qd1-think200us qd1-think20ms qd32}" | tr ',' ' ')
+# The matrix comes from scripts/bench/bench.sh or host-bench.sh (their
+# defaults: scripts/lib/common.sh); none is guessed here.
+GOVS=$(echo "${bench_govs:?bench_govs= not set (scripts/bench/bench.sh sets it)}" | tr ',' ' ')
+CONFIGS=$(echo "${bench_configs:?bench_configs= not set (scripts/bench/bench.sh sets it)}" | tr ',' ' ')
+WORKLOADS=$(echo "${bench_workloads:?bench_workloads= not set (scripts/bench/bench.sh sets it)}" | tr ',' ' ')
 JOBS=${bench_jobs:-$SHARE/bench-jobs}
 REPS=${bench_reps:-3}
 RUNTIME=${bench_runtime:-4}

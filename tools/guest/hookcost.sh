@@ -28,7 +28,7 @@ CFS=/sys/kernel/config/nullb
 DBG=/sys/kernel/debug/block
 out=$RESULTS_DIR/hookcost.tsv
 
-emu_load spr || { echo "hookcost: cannot load emu_cstates"; exit 1; }
+emu_load || { echo "hookcost: cannot load emu_cstates"; exit 1; }
 gov_set menu
 modprobe null_blk nr_devices=0 || exit 1
 mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug

@@ -6,8 +6,8 @@
 # driver, once per state table and governor, plus the KUnit results of the
 # boot and the kernel log.
 #
-# Kernel command line: kst_tables=spr,amd (default) and
-# kst_governors=menu,teo (default) choose the runs.
+# Kernel command line: kst_tables= and kst_governors= (comma lists, set by
+# scripts/tests/kselftest.sh from its defaults) choose the runs.
 #
 # Results: kselftest-TABLE-GOVERNOR.tap, kunit-boot.ktap, dmesg.txt and,
 # on a kernel with kmemleak, kmemleak.txt (after two scans) or, when the
@@ -17,8 +17,8 @@
 
 . "$SHARE/lib.sh"
 
-tables=$(echo "${kst_tables:-spr,amd}" | tr ',' ' ')
-governors=$(echo "${kst_governors:-menu,teo}" | tr ',' ' ')
+tables=$(echo "${kst_tables:?kst_tables= not set (scripts/tests/kselftest.sh sets it)}" | tr ',' ' ')
+governors=$(echo "${kst_governors:?kst_governors= not set (scripts/tests/kselftest.sh sets it)}" | tr ',' ' ')
 test=$SHARE/selftests/block/shallow_idle.sh
 rc=0
 

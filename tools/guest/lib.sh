@@ -30,6 +30,15 @@ SHARE=${SHARE:-/mnt/share}
 RESULTS_DIR=${RESULTS_DIR:-$SHARE/results}
 EMU_KO=${EMU_KO:-$SHARE/emu_cstates.ko}
 FIO_RUNTIME=${FIO_RUNTIME:-10}
+# The harness's defaults (scripts/lib/common.sh), from the kernel command
+# line that scripts/qemu/guest.sh writes; empty on a host. DEFAULT_TABLE:
+# the emulated table a run loads unless told otherwise; EMU_TABLES: every
+# table emu_cstates has (spaces); GOVERNORS: the governors a run covers
+# (spaces), DEFAULT_GOV the first of them.
+DEFAULT_TABLE=${harness_table:-}
+EMU_TABLES=$(echo "${harness_tables:-}" | tr ',' ' ')
+GOVERNORS=$(echo "${harness_governors:-}" | tr ',' ' ')
+DEFAULT_GOV=${GOVERNORS%% *}
 
 # ---- TAP ----------------------------------------------------------------
 
@@ -100,8 +109,9 @@ idle_driver() {
 }
 
 emu_load() {
-	_table=${1:-spr}
+	_table=${1:-$DEFAULT_TABLE}
 	[ $# -gt 0 ] && shift
+	[ -n "$_table" ] || { echo "emu_load: no table (no harness_table= on the kernel command line)" >&2; return 1; }
 	insmod "$EMU_KO" table="$_table" "$@"
 }
 

@@ -33,8 +33,8 @@
 set -u
 . "$SHARE/lib.sh"
 
-GOVS="menu teo"
-TABLE=spr
+GOVS=$GOVERNORS
+TABLE=$DEFAULT_TABLE
 DISK=${DISK:-/dev/vda}
 QOS_US=3
 POKES=10	# wake-ups of the test CPU per observation window

@@ -37,7 +37,7 @@ else
 	v1=1
 fi
 [ $v1 = 0 ] || [ -d "$T/events/power" ] || { echo "raisecost: neither the series' nor power trace events"; exit 1; }
-emu_load spr || { echo "raisecost: cannot load emu_cstates"; exit 1; }
+emu_load || { echo "raisecost: cannot load emu_cstates"; exit 1; }
 gov_set menu
 modprobe null_blk nr_devices=0 || exit 1
 

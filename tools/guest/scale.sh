@@ -42,7 +42,7 @@ fail() {
 ncpu=$(cpu_ids | wc -l)
 [ "$ncpu" -eq 8 ] || fail "wants 8 CPUs, has $ncpu"
 CTL=7
-emu_load spr skip_cpu=$CTL || fail "cannot load emu_cstates"
+emu_load "$DEFAULT_TABLE" skip_cpu=$CTL || fail "cannot load emu_cstates"
 gov_set menu
 
 # trace_on DEVT... - an empty buffer with the PM QoS and workqueue events

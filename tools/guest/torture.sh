@@ -120,7 +120,7 @@ WORKERS=""
 for k in toggle_tq0 toggle_tq1 toggle_tq2 hotplug nrq createdel sched gov driver; do
 	skipped "${k%_tq[0-9]}" || WORKERS="$WORKERS $k"
 done
-TABLES="spr skx icx amd"
+TABLES=$EMU_TABLES
 T=/tmp/torture
 STOP=$T/stop
 ERRLOG=$RESULTS_DIR/errors.txt
@@ -447,7 +447,7 @@ w_driver() {
 	ok=0 busy=0 err=0
 	count driver 0 0 0
 	while [ ! -f "$STOP" ]; do
-		for t in skx icx amd spr; do
+		for t in $(echo " $TABLES " | sed "s/ $DEFAULT_TABLE / /") $DEFAULT_TABLE; do
 			if ! emu_unload 2> "$T/e.driver"; then
 				err=$((err + 1))
 				logerr driver "rmmod: $(errtext "$T/e.driver")"
@@ -468,7 +468,7 @@ w_driver() {
 			[ -f "$STOP" ] && break
 		done
 	done
-	[ "$(idle_driver)" = emu_cstates ] || emu_load spr
+	[ "$(idle_driver)" = emu_cstates ] || emu_load
 }
 
 # w_fio DEV FIO ARGS... - fio on DEV in FIO_CHUNK second runs until stopped.
@@ -575,7 +575,7 @@ msg "mode $MODE: until every count is reached, at least $MIN_S s (hang: $HANG_S 
 	"driver=$q_driver"
 
 [ -e "$CPUS/cpu1/online" ] || fatal "setup: CPU1 cannot be hot-plugged (no cpu1/online)"
-[ "$(idle_driver)" = emu_cstates ] || emu_load spr || fatal "setup: cannot load emu_cstates"
+[ "$(idle_driver)" = emu_cstates ] || emu_load || fatal "setup: cannot load emu_cstates"
 gov_set menu || fatal "setup: no menu governor"
 [ -d "$NULLB_CFS" ] || modprobe null_blk nr_devices=0 || fatal "setup: no null_blk"
 [ -d "$TR/events/power/dev_pm_qos_add_request" ] || fatal "setup: no dev_pm_qos trace events"
@@ -804,9 +804,9 @@ if [ "$(cat "$CPUS/cpu1/online")" = 1 ]; then
 else
 	tap_not_ok "cleanup: CPU1 online"
 fi
-if [ "$(cat /sys/module/emu_cstates/parameters/table 2>/dev/null)" != spr ]; then
+if [ "$(cat /sys/module/emu_cstates/parameters/table 2>/dev/null)" != "$DEFAULT_TABLE" ]; then
 	emu_unload 2>/dev/null
-	emu_load spr
+	emu_load
 fi
 gov_set menu
 deep=C6
