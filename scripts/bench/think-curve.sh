@@ -3,12 +3,13 @@
 #
 # think-curve.sh [--thinks LIST] [--runtime S] [--reps N] [--govs LIST]
 #                [--table NAME] [--platform tcg|icount] [--latency US]
-#                [--out DIR]
+#                [--tail US:PERMILLE] [--out DIR]
 # think-curve.sh --report DIR | --md SUMMARY
 #
 # The think-time curve: fio QD1 4 KiB random reads with a think time after
 # each completion (virtio-blk, or with --platform icount the emulated
-# device of tools/emu-blk at --latency US, on the deterministic platform:
+# device of tools/emu-blk at --latency US, with --tail US:PERMILLE that
+# share of the requests taking US instead, on the deterministic platform:
 # scripts/bench/bench.sh --platform), swept over LIST (microseconds, default
 # 0,100,200,500,1000,2000,4000,7000,8000,9000,16000,32000: 0 to 32 ms and
 # the 8 ms hold period +- 1 ms), for the governors (default menu,teo) and
@@ -42,7 +43,7 @@ usage() {
 
 thinks=$THINKS
 runtime=4 reps=1 govs=$GOVERNORS table=$DEFAULT_TABLE out="" report_only="" md_only=""
-platform=tcg latency=20
+platform=tcg latency=20 tail=""
 while [ $# -gt 0 ]; do
 	case $1 in
 	--thinks) thinks=${2:?}; shift 2 ;;
@@ -52,6 +53,7 @@ while [ $# -gt 0 ]; do
 	--table) table=${2:?}; shift 2 ;;
 	--platform) platform=${2:?}; shift 2 ;;
 	--latency) latency=${2:?}; shift 2 ;;
+	--tail) tail=${2:?}; shift 2 ;;
 	--out) out=${2:?}; shift 2 ;;
 	--report) report_only=${2:?}; shift 2 ;;
 	--md) md_only=${2:?}; shift 2 ;;
@@ -198,7 +200,8 @@ fi
 [ "$platform" = tcg ] || [ "$out" != "$RESULTS/think-curve" ] || out=$out-$platform
 case $platform in tcg|icount) ;; *) die "--platform wants tcg or icount" ;; esac
 plat=()
-[ "$platform" = tcg ] || plat=(--platform "$platform" --latency "$latency")
+[ "$platform" = tcg ] || plat=(--platform "$platform" --latency "$latency" ${tail:+--tail "$tail"})
+[ -z "$tail" ] || [ "$platform" = icount ] || die "--tail needs --platform icount"
 out=$(realpath -m "$out")
 own_out "$out" .think-curve-run
 wls=$(echo "$thinks" | tr ',' '\n' | sed 's/.*/qd1-t&us/' | paste -sd, -)
@@ -213,7 +216,7 @@ rc=0
 	echo "command=bash scripts/bench/think-curve.sh --thinks $thinks --runtime $runtime --reps $reps --govs $govs --table $table${plat[*]:+ ${plat[*]}}"
 	echo "bench_command=${cmd[*]//"$TOP"\//}"
 	if [ "$platform" = icount ]; then
-		echo "platform=$(icount_platform 3), tools/emu-blk at $latency us, one queue per vCPU, controller CPU 2, fio on CPUs 0-1"
+		echo "platform=$(icount_platform 3), tools/emu-blk at $latency us${tail:+ (${tail#*:} per mille at ${tail%%:*} us)}, one queue per vCPU, controller CPU 2, fio on CPUs 0-1"
 	else
 		echo "platform=$(tcg_platform 2) (isolated: scripts/qemu/guest.sh --isolate)"
 	fi
