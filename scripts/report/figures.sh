@@ -563,6 +563,7 @@ ir_md() {
 SC=$TOP/data/scale
 SC2=$TOP/data/scale-v2
 SCD=$TOP/data/scale-v3-draft
+SCR=$TOP/data/scale-repeat
 VT=$TOP/data/v2v3-think
 VTD=$TOP/data/v2v3-think-draft
 
@@ -575,7 +576,8 @@ sc_md() {
 	echo "<!-- figures scale begin -->"
 	stale "$SC/run.txt" "$VT/run.txt"
 	echo "v2 against v3 on the deterministic platform with 8 vCPUs: $(key "$SC/run.txt" platform)."
-	echo "The middle column is the first v3 draft, whose relax counted whole hold periods and then waited for an RCU grace period."
+	echo "The second column is the first v3 draft, whose relax counted whole hold periods and then waited for an RCU grace period."
+	echo "The last column is the v3 kernel of the column before it, the same binary booted again (\`$(key "$SCR/run.txt" command)\`, $(key "$SCR/run.txt" date), data in \`data/scale-repeat/\`): how far two boots differ on this platform."
 	echo "Commands: \`$(key "$SC2/run.txt" command)\` ($(key "$SC2/run.txt" kernel), $(key "$SC2/run.txt" date), $(key "$SC2/run.txt" wall_s) s),"
 	echo "\`$(key "$SCD/run.txt" command)\` ($(key "$SCD/run.txt" kernel), $(key "$SCD/run.txt" date), $(key "$SCD/run.txt" wall_s) s) and"
 	echo "\`$(key "$SC/run.txt" command)\` ($(key "$SC/run.txt" kernel), $(key "$SC/run.txt" date), $(key "$SC/run.txt" wall_s) s);"
@@ -901,12 +903,12 @@ done
 [ "$(tail -n +2 "$IR/repro.tsv" | wc -l)" = 9 ] || { echo "FAIL figures: data/icount-repro/repro.tsv has not 9 cells"; exit 1; }
 ir_md > "$tmp/ir_md"
 for f in "$SC/rounds.tsv" "$SC/rates.tsv" "$SC/run.txt" "$SC2/rounds.tsv" "$SC2/rates.tsv" "$SC2/run.txt" \
-	"$SCD/rounds.tsv" "$SCD/rates.tsv" "$SCD/run.txt" \
+	"$SCD/rounds.tsv" "$SCD/rates.tsv" "$SCD/run.txt" "$SCR/rounds.tsv" "$SCR/rates.tsv" "$SCR/run.txt" \
 	"$VT/v2/summary.json" "$VT/v3/summary.json" "$VT/run.txt" "$VTD/v3/summary.json" "$VTD/run.txt"; do
 	[ -s "$f" ] || { echo "FAIL figures: ${f#"$TOP"/} missing"; exit 1; }
 done
 "$TOP/scripts/bench/scale.sh" --report "$SC2" "$SC" > "$tmp/scale" || { echo "FAIL figures: data/scale or data/scale-v2"; exit 1; }
-"$TOP/scripts/bench/scale.sh" --report "$SC2" "$SCD" "$SC" > "$tmp/scale3" || { echo "FAIL figures: data/scale-v3-draft"; exit 1; }
+"$TOP/scripts/bench/scale.sh" --report "$SC2" "$SCD" "$SC" "$SCR" > "$tmp/scale3" || { echo "FAIL figures: data/scale-v3-draft"; exit 1; }
 "$TOP/scripts/bench/v2v3-think.sh" --md "$VT" > "$tmp/v2v3" || { echo "FAIL figures: data/v2v3-think"; exit 1; }
 "$TOP/scripts/bench/v2v3-think.sh" --md "$VT" "$VTD" > "$tmp/v2v3d" || { echo "FAIL figures: data/v2v3-think-draft"; exit 1; }
 sc_md "$tmp/scale3" "$tmp/v2v3d" > "$tmp/sc_md"
