@@ -33,7 +33,8 @@
 #                 deterministic platform (--platform icount), with the
 #                 modeled energy of scripts/report/energy-model.py (energy.md)
 #   think-curve-icount-80  data/think-curve-icount-80: the same at 80 us
-#                 device latency
+#                 device latency; think-curve-icount-tail: at 20 us with
+#                 3 % of the requests at 500 us
 #   think-curve   data/think-curve: scripts/bench/think-curve.sh (bench/summary.json,
 #                 run.txt, curve.png): the think-time curve, README only
 #   scale         data/scale-v2, data/scale: scripts/bench/scale.sh (rounds.tsv,
@@ -897,6 +898,7 @@ tci_md() {
 }
 tci_md think-curve-icount "$TCI" > "$tmp/tci_md2" || exit 1
 tci_md think-curve-icount-80 "$TOP/data/think-curve-icount-80" > "$tmp/tci80_md" || exit 1
+tci_md think-curve-icount-tail "$TOP/data/think-curve-icount-tail" > "$tmp/tcit_md" || exit 1
 for f in "$IR/repro.tsv" "$IR/run.txt"; do
 	[ -s "$f" ] || { echo "FAIL figures: ${f#"$TOP"/} missing"; exit 1; }
 done
@@ -942,7 +944,7 @@ bad=0
 # must be in exactly one page.
 blocks=(summary:su_md commands:cm_md think-sweep:md raise-cost:rc_md test-time:tt_md
 	hook-cost:hc_md hold-sweep:hs_md isolation:is_md think-curve:tc_md
-	think-curve-icount:tci_md2 think-curve-icount-80:tci80_md icount-repro:ir_md scale:sc_md main-time:mt_md
+	think-curve-icount:tci_md2 think-curve-icount-80:tci80_md think-curve-icount-tail:tcit_md icount-repro:ir_md scale:sc_md main-time:mt_md
 	mutants:mu_md test-steps:ts_md)
 for p in "${PAGES[@]}"; do
 	[ -s "$TOP/$p" ] || { echo "FAIL figures: $p missing"; exit 1; }
