@@ -36,13 +36,16 @@
 #                 device latency; think-curve-icount-tail: at 20 us with
 #                 3 % of the requests at 500 us
 #   think-curve   data/think-curve: scripts/bench/think-curve.sh (bench/summary.json,
-#                 run.txt, curve.png): the think-time curve, README only
+#                 run.txt, curve.png): the think-time curve (TCG), in
+#                 MEASUREMENTS.md only
 #   scale         data/scale-v2, data/scale: scripts/bench/scale.sh (rounds.tsv,
 #                 rates.tsv, run.txt) with v2 and v3, and data/v2v3-think:
 #                 scripts/bench/v2v3-think.sh (v2/ and v3/summary.json, run.txt);
 #                 in the cover letter from "  v2 against v3 at scale". The
-#                 README block adds the first v3 draft (data/scale-v3-draft,
-#                 data/v2v3-think-draft), whose hold was too long
+#                 MEASUREMENTS.md block adds the first v3 draft
+#                 (data/scale-v3-draft, data/v2v3-think-draft), whose hold
+#                 was too long, and the v3 kernel booted again
+#                 (data/scale-repeat)
 #   main-time     data/main-time/*/: cold runs of scripts/main.sh
 #                 (timings.tsv, run.txt)
 #   mutants       data/mutants: scripts/tests/mutants.sh (table.tsv, run.txt), and
