@@ -667,12 +667,13 @@ su_md() {
 	echo "<!-- figures summary end -->"
 }
 
-# newest_run DIR: the run folder under DIR whose run.txt names the
-# newest repository commit (by commit time; folder names sort by date
-# only).
+# newest_run DIR [FILE]: the run folder under DIR (that has FILE) whose
+# run.txt names the newest repository commit (by commit time; folder
+# names sort by date only); nothing when none has FILE.
 newest_run() {
 	local d c
 	for d in "$1"/*/; do
+		[ -z "${2:-}" ] || [ -s "$d/$2" ] || continue
 		c=$(key "$d/run.txt" commit)
 		echo "$(git -C "$TOP" log -1 --format=%ct "$c" 2>/dev/null || echo 0) $d"
 	done | sort -n | tail -n 1 | cut -d' ' -f2-
@@ -826,10 +827,7 @@ ts_md() {
 	kparam=$(cat "${kt[@]}" | grep -cE '^[[:space:]]*KUNIT_CASE_PARAM\(')
 	kexp=$(cat "${kt[@]}" | grep -oE 'KUNIT_(EXPECT|ASSERT)_[A-Z_]+|KUNIT_FAIL' | wc -l)
 	nks=$(ls "$TOP/tools/testing/selftests/block/shallow_idle.d" | grep -cE '^[0-9]{3}-')
-	run=""
-	for d in "$TT"/*/; do
-		if [ -s "$d/steps.tsv" ]; then run=$d; fi
-	done
+	run=$(newest_run "$TT" steps.tsv)
 	st() { if [ -n "$run" ]; then awk -F'\t' -v n="$1" '$1 == n { print $2 }' "$run/steps.tsv"; else echo "?"; fi; }
 	echo "<!-- figures test-steps begin -->"
 	if [ -n "$run" ]; then
