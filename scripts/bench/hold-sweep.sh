@@ -22,6 +22,7 @@
 set -euo pipefail
 . "$(dirname "$0")/../lib/common.sh"
 . "$(dirname "$0")/../lib/series-build.sh"
+RUN_COMMIT=$(repo_head)
 
 holds="4 8 16" reps=3 out=$RESULTS/hold-sweep
 workloads="qd1 qd1-think2ms qd1-think5ms qd1-think10ms qd1-think20ms"
@@ -84,7 +85,7 @@ want=$(($(wc -w <<< "$holds") * $(wc -w <<< "$workloads") + $(wc -w <<< "$worklo
 	echo "command=bash scripts/bench/hold-sweep.sh --holds $(tr ' ' ',' <<< "$holds") --workloads $(tr ' ' ',' <<< "$workloads") --reps $reps"
 	echo "platform=$(tcg_platform 2), emulated Sapphire Rapids C-states (tools/emu-cstates), virtio-blk with one queue per vCPU, menu"
 	echo "date=$(date -u +%F)"
-	echo "commit=$(git -C "$TOP" rev-parse --short HEAD)"
+	echo "commit=$RUN_COMMIT"
 	echo "kernel=the 9 patches of branch series ($(git -C "$BASE_DIR" rev-parse --short series)) on 7.3.4 (test config, HZ=250), BLK_SHALLOW_IDLE_HOLD_MS set per run"
 	echo "wall_s=$(($(date +%s) - start))"
 	for h in $holds; do

@@ -27,6 +27,7 @@
 set -euo pipefail
 . "$(dirname "$0")/../lib/common.sh"
 . "$(dirname "$0")/../lib/series-build.sh"
+RUN_COMMIT=$(repo_head)
 
 build=$BUILD reps=5 out="" variant=""
 args=("$@")
@@ -67,7 +68,7 @@ fi
 	echo "command=bash scripts/bench/hook-cost.sh${args[*]:+ ${args[*]}}"
 	echo "platform=$(qemu-system-x86_64 --version | sed -n 1p), TCG with -icount shift=0,sleep=off (instruction counts, independent of the host), 2 vCPUs, -cpu max, emulated Sapphire Rapids C-states, menu; null_blk irqmode=0, fio psync 4 KiB randread pinned to CPU 0"
 	echo "date=$(date -u +%F)"
-	echo "commit=$(git -C "$TOP" rev-parse --short HEAD)"
+	echo "commit=$RUN_COMMIT"
 	echo "kernel=$kernel"
 	echo "note=fio's mean read latency in guest ns, which -icount shift=0 makes guest instructions; stream: 20000 reads back to back, sparse: 100 reads 20 ms apart"
 } > "$out/run.txt"

@@ -16,6 +16,7 @@
 # I/O), run.txt.
 set -euo pipefail
 . "$(dirname "$0")/../lib/common.sh"
+RUN_COMMIT=$(repo_head)
 
 runtime=4 out=$RESULTS/icount-repro
 args=("$@")
@@ -68,7 +69,7 @@ n=$(($(wc -l < "$out/repro.tsv") - 1))
 	echo "command=bash scripts/bench/icount-repro.sh${args[*]:+ ${args[*]}}"
 	echo "platform=$(icount_platform 3), emulated Sapphire Rapids C-states (tools/emu-cstates, none on the controller CPU 2), tools/emu-blk: 20 us device latency, one queue per vCPU, fio on CPUs 0-1, menu"
 	echo "date=$(date -u +%F)"
-	echo "commit=$(git -C "$TOP" rev-parse --short HEAD)"
+	echo "commit=$RUN_COMMIT"
 	echo "kernel=$(series_kernel)"
 	for r in a b eater; do
 		echo "host_$r=$(sed -n 's/^Host during boot[^:]*: //p' "$out/run-$r/bench.md" | sed -n 1p)"

@@ -15,6 +15,7 @@
 # configuration: medians of p50 and p99 in us), run.txt.
 set -euo pipefail
 . "$(dirname "$0")/../lib/common.sh"
+RUN_COMMIT=$(repo_head)
 
 reps=3 out=$RESULTS/isolation
 args=("$@")
@@ -51,7 +52,7 @@ n=$(($(wc -l < "$out/isolation.tsv") - 1))
 	echo "command=bash scripts/bench/isolation.sh${args[*]:+ ${args[*]}}"
 	echo "platform=$(tcg_platform 2), emulated Sapphire Rapids C-states (tools/emu-cstates), virtio-blk with one queue per vCPU, menu"
 	echo "date=$(date -u +%F)"
-	echo "commit=$(git -C "$TOP" rev-parse --short HEAD)"
+	echo "commit=$RUN_COMMIT"
 	echo "kernel=the 9 patches of branch series ($(git -C "$BASE_DIR" rev-parse --short series)) on 7.3.4 (test config)"
 	echo "pinning=$(pinning_text "$out/isolated/guest-cstates/pinning.txt")"
 	for p in shared isolated; do

@@ -21,6 +21,7 @@
 set -euo pipefail
 . "$(dirname "$0")/../lib/common.sh"
 . "$(dirname "$0")/../lib/series-build.sh"
+RUN_COMMIT=$(repo_head)
 
 build=$BUILD rounds=10 out="" scommit=""
 args=("$@")
@@ -61,7 +62,7 @@ done
 	echo "command=bash scripts/bench/raise-cost.sh${args[*]:+ ${args[*]}}"
 	echo "platform=$(tcg_platform 8), emulated Sapphire Rapids C-states (tools/emu-cstates), null_blk with 8, 4, 2 and 1 submit queues"
 	echo "date=$(date -u +%F)"
-	echo "commit=$(git -C "$TOP" rev-parse --short HEAD)"
+	echo "commit=$RUN_COMMIT"
 	echo "kernel=$kernel"
 	echo "note=$(($(grep -c . "$out/raisecost.tsv") - 1)) work runs; $([ -d "$out" ] && grep -Eq '(block_shallow_idle|blk_cpu_lat)_raise' "$out/trace.txt" && echo "classified by the series' raise and relax events" || echo "classified by the dev_pm_qos request events (no raise or relax events in this kernel)")"
 } > "$out/run.txt"

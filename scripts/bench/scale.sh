@@ -37,6 +37,7 @@
 set -euo pipefail
 . "$(dirname "$0")/../lib/common.sh"
 . "$(dirname "$0")/../lib/series-build.sh"
+RUN_COMMIT=$(repo_head)
 
 usage() {
 	sed -n '4,6s/^# //p' "$0" >&2
@@ -161,7 +162,7 @@ s=$(date +%s)
 	echo "date=$(date +%F)"
 	echo "kernel=$kernel"
 	echo "label=$label"
-	echo "commit=$(git -C "$TOP" rev-parse --short HEAD)"
+	echo "commit=$RUN_COMMIT"
 	echo "wall_s=$(($(date +%s) - s))"
 } > "$out/run.txt"
 report "$out" | tee "$out/scale.md"

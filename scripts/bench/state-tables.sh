@@ -14,6 +14,7 @@ set -euo pipefail
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=scripts/lib/common.sh
 . "$TOP/scripts/lib/common.sh"
+RUN_COMMIT=$(repo_head)
 
 out=$TOP/data/state-tables
 src=$(mktemp)
@@ -28,6 +29,6 @@ mv "$out/tables.tsv.new" "$out/tables.tsv"
 	echo "command=bash scripts/bench/state-tables.sh"
 	echo "platform=none: reads drivers/idle/intel_idle.c of $BASE_PKG $BASE_VER ($BASE_SUITE), and data/state-tables/acpi.tsv"
 	echo "date=$(date -u +%F)"
-	echo "commit=$(git -C "$TOP" rev-parse --short HEAD)"
+	echo "commit=$RUN_COMMIT"
 } > "$out/run.txt"
 log "state-tables: $n tables in ${out#"$TOP"/}/tables.tsv; $(awk -F'\t' 'NR > 1 && $8 != "yes"' "$out/tables.tsv" | wc -l) differ between the flag and the table rule"

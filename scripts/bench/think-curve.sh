@@ -35,6 +35,7 @@
 # --md SUMMARY only prints the table of a summary.json (scripts/report/figures.sh).
 set -euo pipefail
 . "$(dirname "$0")/../lib/common.sh"
+RUN_COMMIT=$(repo_head)
 
 usage() {
 	sed -n '4,6s/^# //p' "$0" >&2
@@ -209,7 +210,6 @@ cmd=(bash scripts/bench/bench.sh --table "$table" "${plat[@]}" --govs "$govs" --
      --workloads "$wls" --reps "$reps" --runtime "$runtime" --pairs 0 --no-poll
      --out "$out/bench")
 start=$SECONDS
-commit=$(git -C "$TOP" rev-parse --short HEAD)
 rc=0
 "$TOP/${cmd[1]}" "${cmd[@]:2}" || rc=$?
 {
@@ -223,7 +223,7 @@ rc=0
 	echo "kernel=$(series_kernel)"
 	echo "table=$table"
 	echo "date=$(date -u +%Y-%m-%d)"
-	echo "commit=$commit"
+	echo "commit=$RUN_COMMIT"
 	echo "wall_s=$((SECONDS - start))"
 } > "$out/run.txt"
 [ $rc = 0 ] || die "bench.sh failed (exit $rc); see $out/bench"

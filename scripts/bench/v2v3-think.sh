@@ -27,6 +27,7 @@
 # kernels, commit, wall time).
 set -euo pipefail
 . "$(dirname "$0")/../lib/common.sh"
+RUN_COMMIT=$(repo_head)
 
 usage() {
 	sed -n '4,5s/^# //p' "$0" >&2
@@ -106,7 +107,7 @@ fi
 	echo "kernel=$(series_kernel)"
 	echo "kernel_v2=$v2_kernel"
 	[ -z "$v2_from" ] || echo "v2_from=the v2 half of the run of $v2_run (data/v2v3-think then), not measured again"
-	echo "commit=$(git -C "$TOP" rev-parse --short HEAD)"
+	echo "commit=$RUN_COMMIT"
 	echo "wall_s=$(($(date +%s) - s))"
 } > "$out/run.txt"
 md "$out" | tee "$out/think.md"

@@ -45,6 +45,12 @@ step_times() {
 	awk -F'\t' 'NR > 1 { printf "%s%s %s", (n++ ? ", " : ""), $1, $2 }' "$1"
 }
 
+# repo_head - the short hash of this repository's HEAD. A script that
+# writes a run.txt takes it when it starts (RUN_COMMIT=$(repo_head)) and
+# writes that as commit=: a commit made while it runs is not the one it
+# ran at.
+repo_head() { git -C "$TOP" rev-parse --short HEAD; }
+
 # pinning_text FILE - the QEMU thread pinning of scripts/qemu/qemu-pin.py's
 # FILE ("name tid cpu policy" lines) as one line for a record, without the
 # host's thread ids: "vcpu0 on host CPU 0 (other); ...".

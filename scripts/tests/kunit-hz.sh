@@ -13,6 +13,7 @@
 # fit its time budget). Exits as kunit.sh does.
 set -euo pipefail
 . "$(dirname "$0")/../lib/common.sh"
+RUN_COMMIT=$(repo_head)
 
 hz=${1:-}
 case $hz in
@@ -39,8 +40,8 @@ cp "$out/kunit/kunit.txt" "$data/kunit.txt"
 	echo "command=bash scripts/tests/kunit-hz.sh $hz"
 	echo "platform=$(qemu-system-x86_64 --version | sed -n 1p), TCG, 2 vCPUs"
 	echo "date=$(date -u +%F)"
-	echo "commit=$(git -C "$TOP" rev-parse --short HEAD)"
-	echo "kernel=the patches of \`series' at repository commit $(git -C "$TOP" rev-parse --short HEAD) (kernel branch series $(git -C "$BASE_DIR" rev-parse --short=9 series)) on 7.3.4, test config with CONFIG_HZ_$hz"
+	echo "commit=$RUN_COMMIT"
+	echo "kernel=the patches of \`series' at repository commit $RUN_COMMIT (kernel branch series $(git -C "$BASE_DIR" rev-parse --short=9 series)) on 7.3.4, test config with CONFIG_HZ_$hz"
 	echo "result=$(tail -n 1 "$out.txt")"
 } > "$data/run.txt"
 exit $rc
