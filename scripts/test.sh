@@ -51,6 +51,7 @@ only=""
 LOGS=$RESULTS/logs
 mkdir -p "$LOGS"
 : > "$LOGS/summary.txt"
+: > "$LOGS/evidence.txt"
 start=$(date +%s)
 stop=0
 
@@ -88,12 +89,25 @@ run_step() {
 		elif [ "$rc" = 0 ] && ! grep -qE '^(PASS|FAIL|SKIP) ' "$LOGS/$name.log"; then
 			echo "PASS $name" | tee -a "$LOGS/summary.txt"
 		fi
+		evidence "$LOGS/$name.log" >> "$LOGS/evidence.txt"
 		tail -n +"$((n0 + 1))" "$LOGS/summary.txt" | awk -v n="$name" '
 			{ c[$1]++ } END { printf "%s\t%d\t%d\t%d\n", n, c["PASS"], c["FAIL"], c["SKIP"] }' >> "$LOGS/steps.tsv"
 	fi
 	printf '%s\t%d\n' "$name" "$(($(date +%s) - s))" >> "$LOGS/timings.tsv"
 	echo "=== $name: exit $rc after $(($(date +%s) - s)) s"
 	return "$rc"
+}
+
+# evidence LOG - each FAIL line of LOG with up to 12 of the indented
+# lines that follow it (a report excerpt, a diff), without the frames that
+# every report has (dump_stack, the KASAN and lockdep printers): the part
+# of the evidence that CI shows, at the end of the output.
+evidence() {
+	awk '/^FAIL / { print; n = 12; next }
+		n > 0 && /^[ \t]/ {
+			if ($0 ~ /dump_stack|print_report|print_address_description|kasan_report|__asan_|Hardware name:|Tainted:|Call Trace:|<TASK>|^[ \t]*$|\] *$/) next
+			print; n--; next }
+		{ n = 0 }' "$1"
 }
 
 # step NAME CMD...: a test. critical NAME CMD...: a setup step, not a
@@ -123,7 +137,13 @@ cat "$LOGS/summary.txt"
 passed=$(grep -c '^PASS ' "$LOGS/summary.txt")
 failed=$(grep -Ec '^(SETUP )?FAIL ' "$LOGS/summary.txt")
 skipped=$(grep -c '^SKIP ' "$LOGS/summary.txt")
-# CI shows the end of the output: repeat what failed or was skipped there.
+# CI shows the end of the output: repeat what failed or was skipped there,
+# after the evidence of the first failures.
+if [ -s "$LOGS/evidence.txt" ]; then
+	echo
+	echo "=== evidence of the failures (whole logs in $LOGS/)"
+	head -n 30 "$LOGS/evidence.txt"
+fi
 if grep -Eq '^(SETUP FAIL|FAIL|SKIP) ' "$LOGS/summary.txt"; then
 	echo
 	echo "=== not passed (also above, in step order)"

@@ -284,7 +284,7 @@ REPORT_PAT+='|new suspected memory leak|Kernel memory leak detector disabled'
 # writes the report lines to DIR/reports.txt; fails on any report.
 scan_reports() {
 	local what=$1 dir=$2 known=${3:-} con=$2/console.log dm=$2/dmesg.txt
-	local ts='\[ *[0-9]+\.[0-9]+\] ' src=console.log nlines n nk counts
+	local ts='\[ *[0-9]+\.[0-9]+\] ' src=console.log nlines n nk counts first
 	if [ ! -s "$con" ]; then
 		echo "FAIL $what: no console log ($con)"
 		return 1
@@ -326,7 +326,10 @@ scan_reports() {
 			/BUG:|kernel BUG at/ { c["BUG"]++; next }
 			{ c["other"]++ }
 			END { for (k in c) printf "%s %d, ", k, c[k] }' "$dir/reports.txt")
-		echo "FAIL $what: $n report lines (${counts%, }) in $src; all in $dir/reports.txt:"
+		# The first report in the FAIL line itself: CI shows the summary,
+		# which keeps only the verdict lines.
+		first=$(head -n 1 "$dir/reports.txt" | sed -E 's/^\[ *[0-9]+\.[0-9]+\] //' | cut -c 1-160)
+		echo "FAIL $what: $n report lines (${counts%, }) in $src, the first: \"$first\"; all in $dir/reports.txt:"
 		head -n 10 "$dir/reports.txt" | sed 's/^/    /'
 		echo "  the first report on the console (without '?' frames):"
 		tr -d '\r' < "$con" | awk -v pat="$REPORT_PAT" -v known="$known" '
