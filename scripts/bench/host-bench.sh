@@ -30,9 +30,9 @@
 # --governors menu,teo (default: the current governor only), --workloads
 # LIST (read job files of tools/bench/, comma-separated; default: the
 # matrix of bench.sh, e.g. qd1,qd1-think1ms,qd1-think20ms), --out DIR
-# (default $RESULTS/host-bench). Installs fio, jq and gnuplot-nox when
-# missing. Exit status: 0 when every cell ran (targets are not asserted),
-# 1 on errors, 2 on usage errors.
+# (default $RESULTS/host-bench). Installs fio and python3-matplotlib (the
+# plot of bench.sh's report) when missing. Exit status: 0 when every cell
+# ran (targets are not asserted), 1 on errors, 2 on usage errors.
 set -euo pipefail
 . "$(dirname "$0")/../lib/common.sh"
 
@@ -121,7 +121,7 @@ else
 	govs=$(cat "$cpuidle/current_governor")
 fi
 
-need_pkgs fio jq gnuplot-nox
+need_pkgs fio python3-matplotlib
 
 out=$(realpath -m "${out:-$RESULTS/host-bench}")
 own_out "$out" .bench-run

@@ -1,0 +1,1080 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""bench-report.py DIR - the report of a scripts/bench/bench.sh run.
+
+Reads the cells below DIR: every meta/LABEL.json (the per-cell counters of
+tools/guest/bench.sh), the fio JSON fio/LABEL.json beside its meta/ folder
+(fio may print notes before it) and that run's info.json, and the
+info.json files of the guest-*/ and host/ folders. Writes DIR/cells.json
+(one entry per cell, the meta files in sorted path order), DIR/summary.json
+(median, min, max and count per governor, workload and configuration; the
+ratios auto/off, auto/c6off, auto/dmalat paired per repetition; the
+null_blk overhead), DIR/targets.json (the targets of the benchmark,
+printed, never asserted), DIR/bench.md (the tables and the targets, then
+the modeled energy of scripts/report/energy-model.py, which writes
+DIR/energy.md and DIR/energy.json) and DIR/bench.png (matplotlib: per
+governor the latency percentiles of the first workload per configuration,
+p99 per workload and configuration, and the idle-state shares during the
+first workload with the deep share after the I/O stopped; without
+matplotlib a warning and no bench.png). Prints bench.md. Every file is
+written to a temporary file and renamed into place.
+
+The JSON files keep the key order, the list order, the null rules and the
+number formatting of the jq programs that scripts/bench/bench.sh ran
+before (the sum of nothing is null; a ratio with a zero denominator is
+null unless the numerator is zero too), with one fix: a cell whose meta
+file says "config_ok": false (its configuration could not be set) has no
+figures, as the header of scripts/bench/bench.sh always said (jq's
+"config_ok // true" took false for true; no committed record has such a
+cell),
+and bench.md the formatting of its awk. Exit status 0, 1 on errors (no cell, an unreadable
+cell), 2 on usage errors.
+"""
+import fnmatch
+import functools
+import json
+import math
+import os
+import socket
+import subprocess
+import sys
+import time
+
+TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+class JqError(Exception):
+    """An error that jq would have raised."""
+
+
+def log(msg):
+    print("[%s] %s" % (time.strftime("%H:%M:%S"), msg), file=sys.stderr)
+
+
+def die(msg):
+    print("error: %s" % msg, file=sys.stderr)
+    sys.exit(1)
+
+
+# ---- jq 1.6 values: numbers are doubles --------------------------------------
+
+def is_num(x):
+    return isinstance(x, (int, float)) and not isinstance(x, bool)
+
+
+def jq_num(x):
+    """A number as jq 1.6 prints it: the shortest digits that read back to
+    the same double, exponent form below 1e-4 and past 15 digits of
+    zeros ("1e-05", "1e+17"), integral values without a fraction."""
+    x = float(x)
+    if x != x:
+        return "null"
+    if math.isinf(x):
+        x = math.copysign(sys.float_info.max, x)
+    if x == 0:
+        return "-0" if math.copysign(1, x) < 0 else "0"
+    sign = "-" if x < 0 else ""
+    mant, _, exp = repr(abs(x)).partition("e")
+    ip, _, fp = mant.partition(".")
+    digits = ip + fp
+    decpt = len(ip) + (int(exp) if exp else 0)
+    stripped = digits.lstrip("0")
+    decpt -= len(digits) - len(stripped)
+    digits = stripped.rstrip("0")
+    nd = len(digits)
+    if decpt <= -4 or decpt > nd + 15:
+        out = digits[0] + ("." + digits[1:] if nd > 1 else "")
+        e = decpt - 1
+        out += "e%s%02d" % ("-" if e < 0 else "+", abs(e))
+    elif decpt <= 0:
+        out = "0." + "0" * -decpt + digits
+    elif nd > decpt:
+        out = digits[:decpt] + "." + digits[decpt:]
+    else:
+        out = digits + "0" * (decpt - nd)
+    return sign + out
+
+
+def jq_str(s):
+    out = ['"']
+    for ch in s:
+        c = ord(ch)
+        if ch == '"':
+            out.append('\\"')
+        elif ch == "\\":
+            out.append("\\\\")
+        elif ch in "\b\f\n\r\t":
+            out.append({"\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t"}[ch])
+        elif c < 32 or c == 127:
+            out.append("\\u%04x" % c)
+        else:
+            out.append(ch)
+    out.append('"')
+    return "".join(out)
+
+
+def jq_dump(v, indent=None, level=0):
+    """v as jq prints it: compact (indent None) or pretty (jq's default)."""
+    if v is None:
+        return "null"
+    if v is True:
+        return "true"
+    if v is False:
+        return "false"
+    if is_num(v):
+        return jq_num(v)
+    if isinstance(v, str):
+        return jq_str(v)
+    if isinstance(v, list):
+        items = [jq_dump(x, indent, level + 1) for x in v]
+    else:
+        items = ["%s:%s%s" % (jq_str(k), "" if indent is None else " ", jq_dump(x, indent, level + 1))
+                 for k, x in v.items()]
+    o, c = ("[", "]") if isinstance(v, list) else ("{", "}")
+    if not items:
+        return o + c
+    if indent is None:
+        return o + ",".join(items) + c
+    pad = " " * (indent * (level + 1))
+    return o + "\n" + ",\n".join(pad + i for i in items) + "\n" + " " * (indent * level) + c
+
+
+def tostr(v):
+    """jq's tostring (and "\\(v)")."""
+    return v if isinstance(v, str) else jq_dump(v)
+
+
+def raw(v):
+    """jq -r's output of v, without the newline."""
+    return v if isinstance(v, str) else jq_dump(v, 2)
+
+
+def rank(v):
+    if v is None:
+        return 0
+    if v is False:
+        return 1
+    if v is True:
+        return 2
+    if is_num(v):
+        return 3
+    if isinstance(v, str):
+        return 4
+    if isinstance(v, list):
+        return 5
+    return 6
+
+
+def jq_cmp(a, b):
+    """jq's order: null < false < true < numbers < strings < arrays < objects."""
+    ra, rb = rank(a), rank(b)
+    if ra != rb:
+        return -1 if ra < rb else 1
+    if ra in (3, 4):
+        return (a > b) - (a < b)
+    if ra == 5:
+        for x, y in zip(a, b):
+            r = jq_cmp(x, y)
+            if r:
+                return r
+        return (len(a) > len(b)) - (len(a) < len(b))
+    if ra == 6:
+        r = jq_cmp(sorted(a), sorted(b))
+        if r:
+            return r
+        for k in sorted(a):
+            r = jq_cmp(a[k], b[k])
+            if r:
+                return r
+    return 0
+
+
+def jq_eq(a, b):
+    return jq_cmp(a, b) == 0
+
+
+def jq_sort(xs, key=lambda x: x):
+    """jq's sort_by (stable)."""
+    return sorted(xs, key=functools.cmp_to_key(lambda a, b: jq_cmp(key(a), key(b))))
+
+
+def group_by(xs, key):
+    groups = []
+    for x in jq_sort(xs, key):
+        if groups and jq_eq(key(groups[-1][0]), key(x)):
+            groups[-1].append(x)
+        else:
+            groups.append([x])
+    return groups
+
+
+def truthy(v):
+    return v is not None and v is not False
+
+
+def alt(a, b):
+    """jq's a // b."""
+    return a if truthy(a) else b
+
+
+def get(v, k):
+    """jq's .[k]: null on null, the member of an object or an array."""
+    if v is None:
+        return None
+    if isinstance(k, str) and isinstance(v, dict):
+        return v.get(k)
+    if is_num(k) and isinstance(v, list):
+        i = int(k)
+        if i < 0:
+            i += len(v)
+        return v[i] if 0 <= i < len(v) else None
+    raise JqError("cannot index %s with %s" % (type(v).__name__, jq_dump(k)))
+
+
+def path(v, *keys):
+    for k in keys:
+        v = get(v, k)
+    return v
+
+
+def each(v):
+    """jq's .[]."""
+    if isinstance(v, list):
+        return list(v)
+    if isinstance(v, dict):
+        return list(v.values())
+    raise JqError("cannot iterate over %s" % ("null" if v is None else type(v).__name__))
+
+
+def plus(a, b):
+    if a is None:
+        return b
+    if b is None:
+        return a
+    if is_num(a) and is_num(b):
+        return a + b
+    if type(a) is type(b) and isinstance(a, (str, list)):
+        return a + b
+    if isinstance(a, dict) and isinstance(b, dict):
+        return {**a, **b}
+    raise JqError("cannot be added")
+
+
+def minus(a, b):
+    if is_num(a) and is_num(b):
+        return a - b
+    raise JqError("%s and %s cannot be subtracted" % (jq_dump(a), jq_dump(b)))
+
+
+def divide(a, b):
+    if is_num(a) and is_num(b):
+        if b == 0:
+            raise JqError("%s and %s cannot be divided because the divisor is zero" % (jq_num(a), jq_num(b)))
+        return a / b
+    raise JqError("%s and %s cannot be divided" % (jq_dump(a), jq_dump(b)))
+
+
+def add(v):
+    """jq's add: null for null and for nothing to add."""
+    if v is None:
+        return None
+    acc = None
+    for x in each(v):
+        acc = plus(acc, x)
+    return acc
+
+
+def length(v):
+    if v is None:
+        return 0
+    if isinstance(v, bool):
+        raise JqError("boolean has no length")
+    if is_num(v):
+        return abs(v)
+    return len(v)
+
+
+def jq_max(xs):
+    best = None
+    for i, x in enumerate(xs):
+        if i == 0 or jq_cmp(x, best) >= 0:
+            best = x
+    return best
+
+
+def join(v, sep):
+    """jq 1.6's join: null as "", strings as they are, the rest as JSON."""
+    out = None
+    for x in each(v):
+        out = ("" if out is None else out + sep) + ("" if x is None else x if isinstance(x, str) else jq_dump(x))
+    return "" if out is None else out
+
+
+def first_seen(xs):
+    out = []
+    for x in xs:
+        if not any(jq_eq(x, y) for y in out):
+            out.append(x)
+    return out
+
+
+def div(a, b):
+    if a is None or b is None:
+        return None
+    if b == 0:
+        return 0 if a == 0 else None
+    return divide(a, b)
+
+
+def ratio(a, b):
+    if a is None or b is None:
+        return None
+    if b == 0:
+        return 1 if a == 0 else None
+    return divide(a, b)
+
+
+def stats(xs):
+    v = jq_sort([x for x in xs if x is not None])
+    n = len(v)
+    if n == 0:
+        return None
+    med = v[n // 2] if n % 2 == 1 else divide(plus(v[n // 2 - 1], v[n // 2]), 2)
+    return {"median": med, "min": v[0], "max": v[-1], "n": n}
+
+
+# ---- files -----------------------------------------------------------------
+
+def parse_stream(text):
+    """The JSON values of text, one after the other (as jq reads a file)."""
+    dec = json.JSONDecoder(parse_int=float)
+    out, i, n = [], 0, len(text)
+    while True:
+        while i < n and text[i] in " \t\r\n":
+            i += 1
+        if i >= n:
+            return out
+        v, i = dec.raw_decode(text, i)
+        out.append(v)
+
+
+def read_stream(p):
+    with open(p, encoding="utf-8", errors="replace") as fh:
+        return parse_stream(fh.read())
+
+
+def find(top):
+    """The paths below top (top included) in the order of find(1): depth
+    first, each folder's entries in the order the file system lists them."""
+    yield top
+    try:
+        entries = list(os.scandir(top))
+    except OSError:
+        return
+    for e in entries:
+        if e.is_dir(follow_symlinks=False):
+            yield from find(e.path)
+        else:
+            yield e.path
+
+
+def write_atomic(p, data):
+    tmp = os.path.join(os.path.dirname(p), ".%s.%d.tmp" % (os.path.basename(p), os.getpid()))
+    with open(tmp, "wb") as fh:
+        fh.write(data)
+    os.replace(tmp, p)
+
+
+def write_json(p, v):
+    write_atomic(p, (jq_dump(v, 2) + "\n").encode())
+
+
+def read_fio(p):
+    """The fio JSON of a cell, or None: from its first line that starts
+    with "{" (fio may print notes before it)."""
+    if not os.path.isfile(p):
+        return None
+    try:
+        with open(p, encoding="utf-8", errors="replace") as fh:
+            lines = fh.read().split("\n")
+        start = next((i for i, line in enumerate(lines) if line.startswith("{")), len(lines))
+        vals = parse_stream("\n".join(lines[start:]))
+    except (OSError, ValueError):
+        return None
+    if not vals or not truthy(vals[-1]):
+        return None
+    return vals[0]
+
+
+# ---- cells, summary, targets -------------------------------------------------
+
+def cell(m, fio, info):
+    """One cell from its meta JSON m, its fio JSON (or None) and its
+    run's info.json."""
+    deep = each(alt(get(info, "deep_states"), []))
+    d = []
+    for job in each(alt(get(fio, "jobs"), [])):
+        if jq_eq(alt(path(job, "job options", "ioengine"), ""), "cpuio"):
+            continue
+        d.append(get(job, "read") if jq_cmp(alt(path(job, "read", "total_ios"), 0), 0) > 0
+                 else get(job, "write"))
+    if not (len(d) > 0 and jq_eq(get(m, "fio_rc"), 0) and get(m, "config_ok") is not False):
+        d = None
+    idle_us = get(m, "idle_us")
+    idle_after_us = get(m, "idle_after_us")
+    it = add(idle_us)
+    at = add(idle_after_us)
+    ios = None if d is None else add([get(x, "total_ios") for x in d])
+
+    def pct(k, p):
+        if d is None:
+            return None
+        v = alt(path(d[0], k, "percentile", p), None)
+        return None if v is None else divide(v, 1000)
+
+    def dmax(k):
+        return None if d is None else divide(jq_max([path(x, k, "max") for x in d]), 1000)
+
+    def per_cpu_s(k):
+        v = alt(get(m, k), None)
+        if v is None or length(v) == 0:
+            return None
+        return div(divide(add(v), length(v)), get(m, "run_s"))
+
+    def deep_sum(v):
+        return add([alt(get(v, s), 0) for s in deep])
+
+    def emu_delta(k):
+        a, b = alt(get(m, "emu_after"), None), alt(get(m, "emu_before"), None)
+        if a is None or b is None:
+            return None
+        return div(minus(get(a, k), get(b, k)), minus(get(a, "completed"), get(b, "completed")))
+
+    if not isinstance(idle_us, dict):
+        raise JqError("%s has no keys" % jq_dump(idle_us))
+    stat = get(m, "stat")
+    energy = alt(get(m, "energy_uj"), None)
+    energy_after = alt(get(m, "energy_after_uj"), None)
+    wake = get(m, "wake")
+    dbg = get(m, "debugfs")
+    return {
+        "table": get(m, "table"), "idle": get(m, "idle"), "mode": get(m, "mode"),
+        "governor": get(m, "governor"), "config": get(m, "config"),
+        "workload": get(m, "workload"), "rep": get(m, "rep"),
+        "device": get(m, "device"), "ok": d is not None,
+        "p50_us": pct("lat_ns", "50.000000"), "p99_us": pct("lat_ns", "99.000000"),
+        "p999_us": pct("lat_ns", "99.900000"),
+        "max_us": dmax("lat_ns"),
+        "clat_p50_us": pct("clat_ns", "50.000000"), "clat_p99_us": pct("clat_ns", "99.000000"),
+        "clat_p999_us": pct("clat_ns", "99.900000"),
+        "clat_max_us": dmax("clat_ns"),
+        "iops": None if d is None else add([get(x, "iops") for x in d]),
+        "ios": ios,
+        "run_s": get(m, "run_s"), "startup_s": get(m, "startup_s"), "after_s": get(m, "after_s"),
+        "idle_us": idle_us, "idle_after_us": idle_after_us,
+        "state_share": {k: div(v, it) for k, v in idle_us.items()},
+        "poll_share": div(get(idle_us, "POLL"), it),
+        "deep_share": None if it is None else div(deep_sum(idle_us), it),
+        "deep_entries": None if alt(get(m, "idle_usage"), None) is None else deep_sum(get(m, "idle_usage")),
+        "deep_after_share": None if at is None else div(deep_sum(idle_after_us), at),
+        "busy_share": div(minus(minus(get(stat, "total"), get(stat, "idle")), get(stat, "iowait")),
+                          get(stat, "total")),
+        "qos_events": get(m, "qos_events"), "qos_per_io": div(get(m, "qos_events"), ios),
+        "qos_steady": get(m, "qos_events_steady"), "ios_steady": get(m, "ios_steady"),
+        "qos_steady_per_io": div(get(m, "qos_events_steady"), get(m, "ios_steady")),
+        "raises": get(dbg, "raises"), "relaxes": get(dbg, "relaxes"), "misses": get(dbg, "misses"),
+        "misses_per_io": div(get(dbg, "misses"), ios),
+        "call_ipi_per_cpu_s": per_cpu_s("call_ipis"),
+        "resched_ipi_per_cpu_s": per_cpu_s("resched_ipis"),
+        "timer_irq_per_cpu_s": per_cpu_s("local_timer_irqs"),
+        "power_w": div(None if energy is None else divide(energy, 1e6), get(m, "run_s")),
+        "power_after_w": div(None if energy_after is None else divide(energy_after, 1e6), get(m, "after_s")),
+        "energy_per_io_uj": div(energy, ios),
+        "limit_us": get(m, "limit_us"), "dmalat_read": get(m, "dmalat_read"),
+        "clocksource": get(m, "clocksource"),
+        "pkg_deep_share": alt(get(m, "pkg_deep_share"), None),
+        "pkg_deep_after_share": alt(get(m, "pkg_deep_after_share"), None),
+        "completions": alt(get(wake, "completions"), None), "deep_wakes": alt(get(wake, "deep"), None),
+        "wake_lost": alt(get(wake, "lost"), None),
+        "deep_wake_per_io": div(alt(get(wake, "deep"), None), alt(get(wake, "completions"), None)),
+        "ctl_ns_per_io": emu_delta("ctl_ns"),
+        "late_mean_ns": emu_delta("late_sum_ns"),
+    }
+
+
+METRICS = ["p50_us", "p99_us", "p999_us", "max_us", "clat_p50_us", "clat_p99_us",
+           "clat_p999_us", "clat_max_us", "iops", "poll_share", "deep_share",
+           "deep_after_share", "busy_share", "qos_events", "qos_per_io", "qos_steady",
+           "qos_steady_per_io", "misses", "misses_per_io", "raises", "relaxes",
+           "timer_irq_per_cpu_s", "power_w",
+           "power_after_w", "energy_per_io_uj", "deep_wake_per_io", "ctl_ns_per_io",
+           "late_mean_ns", "pkg_deep_share", "pkg_deep_after_share", "call_ipi_per_cpu_s",
+           "resched_ipi_per_cpu_s"]
+
+RATIOS = [("auto", "c6off", "p50_us"), ("auto", "c6off", "p99_us"),
+          ("auto", "c6off", "p999_us"), ("auto", "off", "p50_us"),
+          ("auto", "off", "p99_us"), ("auto", "off", "deep_after_share"),
+          ("auto", "off", "poll_share"), ("auto", "off", "iops"),
+          ("auto", "dmalat", "p99_us"), ("auto", "off", "power_w"),
+          ("auto", "off", "power_after_w")]
+
+
+def summary(cells, infos):
+    main = [c for c in cells if not jq_eq(get(c, "workload"), "null-qd32")]
+    null = [c for c in cells if jq_eq(get(c, "workload"), "null-qd32")]
+    allstates = [s for i in infos for s in each(alt(get(i, "states"), []))]
+    # unique_by(.name) (the first of each name, sorted by name), then
+    # sort_by(.latency_us).
+    states = [get(s, "name") for s in jq_sort([g[0] for g in group_by(allstates, lambda s: get(s, "name"))],
+                                              lambda s: get(s, "latency_us"))]
+    deep = [g[0] for g in group_by([s for i in infos for s in each(alt(get(i, "deep_states"), []))],
+                                   lambda x: x)]
+
+    def key3(c):
+        return [get(c, "governor"), get(c, "workload"), get(c, "config")]
+
+    out_cells = []
+    for g in group_by(main, key3):
+        row = {"governor": get(g[0], "governor"), "workload": get(g[0], "workload"),
+               "config": get(g[0], "config"), "n": len(g),
+               "failed": sum(1 for c in g if not truthy(get(c, "ok")))}
+        for k in METRICS:
+            row[k] = stats([get(c, k) for c in g])
+        row["state_share"] = {s: stats([get(get(c, "state_share"), s) for c in g]) for s in states}
+        out_cells.append(row)
+
+    ratios = []
+    for g in group_by(main, lambda c: [get(c, "governor"), get(c, "workload")]):
+        for a, b, k in RATIOS:
+            na, nb = {}, {}
+            for c in g:
+                if jq_eq(get(c, "config"), a):
+                    na[tostr(get(c, "rep"))] = get(c, k)
+                if jq_eq(get(c, "config"), b):
+                    nb[tostr(get(c, "rep"))] = get(c, k)
+            r = [ratio(na[x], nb[x]) for x in sorted(na) if nb.get(x) is not None]
+            if r:
+                ratios.append({"governor": get(g[0], "governor"), "workload": get(g[0], "workload"),
+                               "num": a, "den": b, "metric": k, "pairs": r, "ratio": stats(r)})
+
+    overhead = None
+    if null:
+        pairs = []
+        for g in group_by(null, lambda c: get(c, "rep")):
+            off = [c for c in g if jq_eq(get(c, "config"), "off")]
+            auto = [c for c in g if jq_eq(get(c, "config"), "auto")]
+            p = {"pair": get(g[0], "rep"),
+                 "off": get(off[0], "iops") if off else None,
+                 "auto": get(auto[0], "iops") if auto else None}
+            p["ratio"] = ratio(p["auto"], p["off"])
+            pairs.append(p)
+        overhead = {"governor": get(null[0], "governor"), "device": get(null[0], "device"),
+                    "pairs": pairs, "ratio": stats([p["ratio"] for p in pairs]),
+                    "off_iops": stats([p["off"] for p in pairs]),
+                    "auto_iops": stats([p["auto"] for p in pairs])}
+
+    return {
+        "states": states,
+        "deep_states": deep,
+        "governors": first_seen([x for i in infos for x in each(get(i, "governors"))]),
+        "workloads": first_seen([x for i in infos for x in each(get(i, "workloads"))]),
+        "configs": first_seen([x for i in infos for x in each(get(i, "configs"))]),
+        "cells": out_cells,
+        "ratios": ratios,
+        "overhead": overhead,
+    }
+
+
+def first_cell(s, g, w, c):
+    for x in s["cells"]:
+        if jq_eq(get(x, "governor"), g) and jq_eq(get(x, "workload"), w) and jq_eq(get(x, "config"), c):
+            return x
+    return None
+
+
+def targets(s):
+    def r(g, w, a, b, k):
+        for x in s["ratios"]:
+            if (jq_eq(x["governor"], g) and jq_eq(x["workload"], w) and x["num"] == a
+                    and x["den"] == b and x["metric"] == k):
+                return x["ratio"]
+        return None
+
+    def t(name, g, w, v, op, goal):
+        if v is None:
+            met = None
+        else:
+            c = jq_cmp(get(v, "median"), goal)
+            met = c <= 0 if op == "<=" else c >= 0
+        return {"target": name, "governor": g, "workload": w, "value": v, "op": op,
+                "goal": goal, "met": met}
+
+    govs = [g for g in s["governors"] if g != "-"]
+    wls = s["workloads"]
+    out = []
+    for g in govs:
+        for w in wls:
+            out.append(t("auto/c6off p50", g, w, r(g, w, "auto", "c6off", "p50_us"), "<=", 1.02))
+            out.append(t("auto/c6off p99", g, w, r(g, w, "auto", "c6off", "p99_us"), "<=", 1.02))
+    for g in govs:
+        for w in wls:
+            c = first_cell(s, g, w, "auto")
+            if get(c, "deep_wake_per_io") is not None:
+                out.append(t("deep-state completions per I/O (auto)", g, w, c["deep_wake_per_io"], "<=", 0.01))
+    for g in govs:
+        for w in wls:
+            out.append(t("deep-state share after I/O stops auto/off", g, w,
+                         r(g, w, "auto", "off", "deep_after_share"), ">=", 0.99))
+    for g in govs:
+        for w in wls:
+            out.append(t("POLL residency during I/O auto/off", g, w,
+                         r(g, w, "auto", "off", "poll_share"), "<=", 1.0))
+    if s["overhead"] is not None:
+        out.append(t("null_blk IOPS auto/off", s["overhead"]["governor"], "null-qd32",
+                     s["overhead"]["ratio"], ">=", 0.995))
+    for g in govs:
+        for w in wls:
+            if w not in ("qd1", "qd32", "qd1-write", "qd32-write"):
+                continue
+            c = first_cell(s, g, w, "auto")
+            if c is not None:
+                out.append(t("steady-state PM QoS updates per I/O (auto)", g, w,
+                             c["qos_steady_per_io"], "<=", 0))
+    return out
+
+
+# ---- bench.md ----------------------------------------------------------------
+
+def f(k, v):
+    """One value of kind k: us, n (count), pct (share in %), r (ratio),
+    w (watts), e (small number)."""
+    if v is None:
+        return "-"
+    if k == "us":
+        return "%.1f" % v if v < 10 else "%.0f" % v
+    if k == "n":
+        return "%.0f" % v
+    if k == "pct":
+        return "%.1f" % (v * 100)
+    if k == "r":
+        return "%.3f" % v
+    if k == "w":
+        return "%.1f" % v
+    if k == "e":
+        return "0" if v == 0 else "%.2g" % v
+    return tostr(v)
+
+
+def pct(v):
+    return "%.2g%%" % v if v < 0.1 else "%.1f%%" % v
+
+
+def fmt(k, med, lo, hi, n):
+    """"median (min-max)", the median alone for one value or a range
+    that rounds to one value."""
+    if med is None:
+        return "-"
+    if n == 1 or f(k, lo) == f(k, hi):
+        return f(k, med)
+    return "%s (%s-%s)" % (f(k, med), f(k, lo), f(k, hi))
+
+
+def fmt_stats(k, v):
+    if v is None:
+        return "-"
+    return fmt(k, get(v, "median"), get(v, "min"), get(v, "max"), get(v, "n"))
+
+
+def rows(s, getters, kinds):
+    """One Markdown row per governor, workload and configuration (in the
+    order of the run), each value "median (min-max)"."""
+    govs = [g for g in s["governors"] if g != "-"]
+    sel = [c for g in govs for w in s["workloads"] for cf in s["configs"] for c in s["cells"]
+           if jq_eq(get(c, "governor"), g) and jq_eq(get(c, "workload"), w) and jq_eq(get(c, "config"), cf)]
+    sel += [c for w in s["workloads"] for c in s["cells"]
+            if jq_eq(get(c, "governor"), "-") and jq_eq(get(c, "workload"), w)]
+    out = []
+    for row in sel:
+        names = [join([row.get(k)], "") for k in ("governor", "workload", "config")]
+        line = "| %s | %s | %s |" % ("- (idle=poll)" if names[0] == "-" else names[0], names[1], names[2])
+        for get_v, k in zip(getters, kinds):
+            line += " %s |" % fmt_stats(k, get_v(row))
+        out.append(line)
+    return out
+
+
+def states_text(info):
+    try:
+        return join([tostr(get(s, "name")) + " " + tostr(get(s, "latency_us")) + "/" +
+                     tostr(get(s, "residency_us")) + " us" for s in each(get(info, "states"))], ", ")
+    except JqError as e:
+        print("jq: error: %s" % e, file=sys.stderr)
+        return ""
+
+
+def hctx_text(info):
+    try:
+        return join(get(info, "hctx_cpus"), "; ")
+    except JqError as e:
+        print("jq: error: %s" % e, file=sys.stderr)
+        return ""
+
+
+def markdown(s, tg, cells, info):
+    out = []
+    echo = out.append
+    states = [tostr(x) for x in s["states"]]
+    deep = join(s["deep_states"], "+")
+    energy = sum(1 for c in s["cells"] if c.get("power_w") is not None)
+
+    def i(k):
+        return raw(get(info, k)).rstrip("\n")
+
+    kernel, table = i("kernel"), i("table")
+    limit = "%s us (%s)" % (tostr(get(info, "limit_us")), tostr(get(info, "limit_source")))
+    device = i("device")
+
+    def hctx():
+        return "Hardware queues of %s: %s (CPUs per hctx: %s). Kernel build: %s." % (
+            device, jq_num(length(get(info, "hctx_cpus"))), hctx_text(info),
+            raw(alt(get(info, "kernel_version"), "?")))
+
+    echo("# shallow_idle benchmark")
+    echo("")
+    if raw(alt(get(info, "platform"), "tcg")) == "icount":
+        echo("Kernel %s in QEMU -icount (deterministic: the guest clock counts "
+             "instructions, 1 ns each), -smp %s, emulated C-states table `%s` "
+             "(%s exit latency/target residency), device %s "
+             "(tools/emu-blk: %s, completions sent by IPI from "
+             "controller CPU %s, which has no emulated C-states; "
+             "fio on CPUs %s)." % (kernel, i("cpus"), table, states_text(info), device, i("emu"),
+                                   i("controller_cpu"), i("fio_cpus")))
+        echo("")
+        echo("The figures count guest instructions, not host time: two runs give the "
+             "same figures whatever the host does. The guest is a 1-GIPS CPU on which "
+             "every kernel path costs what it costs under TCG in instructions, so the "
+             "absolute latencies are those of a slow CPU; the emulated exit latencies "
+             "are busy-waits in the same clock. The controller's work per I/O "
+             "(ctl ns/IO below) runs in turn with the other vCPUs and adds to the latency "
+             "of every configuration alike.")
+        echo("")
+        echo(hctx())
+    elif i("mode") == "guest":
+        echo("Kernel %s in QEMU/TCG, -smp 2, emulated C-states table `%s` "
+             "(%s exit latency/target residency), device %s (virtio-blk)." % (
+                 kernel, table, states_text(info), device))
+        echo("")
+        echo("**TCG inflates everything**: every latency, the CPU cost of each I/O and "
+             "of each idle entry and exit are those of an emulated CPU, and the emulated "
+             "C-state exit latencies are busy-waited by it. The absolute numbers do not "
+             "transfer to real hardware; the ratios between configurations (auto vs off, "
+             "c6off, dmalat, poll; null_blk auto/off) are what transfers. One more "
+             "artefact: an emulated exit latency is a busy-wait that occupies a host "
+             "core, so the C-state exits of vCPUs that auto leaves unconstrained (those "
+             "outside the busy hctx) take host CPU time from the busy vCPU and QEMU's "
+             "I/O thread; on real hardware another CPU's exit latency costs nothing.")
+        echo("")
+        sources = group_by([alt(get(c, "clocksource"), "?") for c in cells], lambda x: x)
+        echo(hctx()[:-1] + ". Guest clocksource at the end of each cell: %s." % ", ".join(
+            "%s (%d cells)" % (tostr(g[0]), len(g)) for g in sources))
+    else:
+        echo("Kernel %s on %s, %s CPUs, cpuidle driver %s, device %s (%s)." % (
+            kernel, socket.gethostname(), i("cpus"), i("cpuidle_driver"), device, states_text(info)))
+    echo("")
+    after = i("after_s")
+    echo("Auto limit %s; deep states (disabled for c6off): %s. Per cell: %s s of fio (time based), "
+         "then %s s idle; %s repetition(s), configurations alternating within each repetition." % (
+             limit, deep, i("runtime_s"), after, i("reps")))
+    clatnote = "fio's completion latency, leaves out the submission system call"
+    if i("mode") == "guest":
+        clatnote += (", in which under TCG a large share of the I/Os already completes (clat of 1-2 us), "
+                     "so its percentiles jump between modes")
+    echo("Values: median (min-max) over the repetitions. Latency (p50 to max, and the "
+         "targets): time from submission to completion of each I/O (fio lat); clat, "
+         "%s. Idle-state columns: share of idle time (all CPUs) from the "
+         "first I/O to the end of the run; \"%s after\": share of idle time in the "
+         "%s s after the I/O stopped. QoS upd: dev_pm_qos "
+         "add/update/remove trace events on CPU devices during the run (busy edges "
+         "included); steady: those from %s s after the "
+         "first I/O to 0.5 s before the end of the run, per I/O of that window. misses: debugfs, requests issued "
+         "before the raise took effect. all CPUs %s: share of the run (and of the idle window after it) in "
+         "which every CPU with emulated states was in %s at once, the time in which the package could "
+         "sleep (emu_cstates' package count; \"-\" without it). deep wakes/IO: the device's completions that "
+         "ran on a CPU woken from %s (trace events cpu_idle and block_rq_complete), per I/O. "
+         "timer/s, call IPI/s, resched IPI/s: local timer, function call and rescheduling interrupts "
+         "per CPU and second over the run (/proc/interrupts LOC, CAL, RES). busy %%: /proc/stat, "
+         "tick-sampled (on the deterministic platform a workload period that divides the tick "
+         "period can alias with it)." % (clatnote, deep, after, i("steady_after_s"), deep, deep, deep))
+    if any(jq_eq(get(c, "config"), "poll") for c in s["cells"]):
+        echo("poll: a separate boot with idle=poll (no cpuidle driver in use, no "
+             "governor; all idle time polls, no state residency exists).")
+    echo("")
+
+    echo("## Latency and throughput")
+    echo("")
+    echo("| governor | workload | config | p50 us | p99 us | p99.9 us | max us | clat p50 us | clat p99 us | IOPS | deep wakes/IO |")
+    echo("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    keys = ["p50_us", "p99_us", "p999_us", "max_us", "clat_p50_us", "clat_p99_us", "iops", "deep_wake_per_io"]
+    out += rows(s, [lambda c, k=k: c.get(k) for k in keys], "us us us us us us n e".split())
+    echo("")
+
+    echo("## Idle states, CPU and PM QoS")
+    echo("")
+    hdr = "| governor | workload | config |" + "".join(" %s %% |" % st for st in states)
+    sep = "|---|---|---|" + "---:|" * len(states)
+    getters = [lambda c, st=st: get(get(c, "state_share"), st) for st in states]
+    kinds = ["pct"] * len(states)
+    hdr += (" %s %% after | all CPUs %s %% | after | busy %% | QoS upd | upd/IO | steady upd/IO | misses "
+            "| timer/s | call IPI/s | resched IPI/s |" % (deep, deep))
+    sep += "---:|" * 11
+    keys = ["deep_after_share", "pkg_deep_share", "pkg_deep_after_share", "busy_share", "qos_events",
+            "qos_per_io", "qos_steady_per_io", "misses", "timer_irq_per_cpu_s", "call_ipi_per_cpu_s",
+            "resched_ipi_per_cpu_s"]
+    kinds += "pct pct pct pct n e e n n n n".split()
+    if energy:
+        hdr += " pkg W | pkg W after | uJ/IO |"
+        sep += "---:|" * 3
+        keys += ["power_w", "power_after_w", "energy_per_io_uj"]
+        kinds += "w w n".split()
+    getters += [lambda c, k=k: c.get(k) for k in keys]
+    echo(hdr)
+    echo(sep)
+    out += rows(s, getters, kinds)
+    echo("")
+
+    o = s["overhead"]
+    if o is not None:
+        echo("## Overhead: null_blk, irqmode=0, 4k randread QD32 x 2 jobs (governor %s)" % raw(o["governor"]))
+        echo("")
+        echo("| pair | off IOPS | auto IOPS | auto/off |")
+        echo("|---:|---:|---:|---:|")
+        for p in o["pairs"]:
+            echo("| %s | %s | %s | %s |" % (tostr(p["pair"]), f("n", p["off"]), f("n", p["auto"]),
+                                            f("r", p["ratio"])))
+        r = o["ratio"]
+        echo("\nauto/off IOPS ratio: %s over %s pairs (median off %s, auto %s IOPS). TCG inflates "
+             "the cost of every I/O; the ratio is what transfers to real hardware." % (
+                 fmt_stats("r", r), tostr(get(r, "n")), f("n", get(o["off_iops"], "median")),
+                 f("n", get(o["auto_iops"], "median"))))
+        echo("")
+
+    echo("## Targets (benchmarks, not asserted)")
+    echo("")
+    echo("Ratios are paired per repetition (or null_blk pair): median (min-max).")
+    echo("")
+    echo("| target | governor | workload | measured | goal | status |")
+    echo("|---|---|---|---:|---:|---|")
+    for t in tg:
+        v, op, goal = t["value"], t["op"], t["goal"]
+        if v is None:
+            val, st = "-", "no data"
+        else:
+            if isinstance(v, dict):
+                med, lo, hi, n = get(v, "median"), get(v, "min"), get(v, "max"), get(v, "n")
+            else:
+                med = lo = hi = v
+                n = 1
+            val = fmt("e" if "per I/O" in t["target"] else "r", med, lo, hi, n)
+            if t["met"] is True:
+                st = "met"
+            elif op == "<=" and goal == 0:
+                st = "MISSED (%s > 0)" % f("e", med)
+            elif op == "<=":
+                st = "MISSED by " + pct((med / goal - 1) * 100)
+            else:
+                st = "MISSED by " + pct((1 - med / goal) * 100)
+        echo("| %s | %s | %s | %s | %s %s | %s |" % (tostr(t["target"]), tostr(t["governor"]),
+                                                     tostr(t["workload"]), val, op, tostr(goal), st))
+    echo("")
+    met = sum(1 for t in tg if t["met"] is True)
+    unknown = sum(1 for t in tg if t["met"] is None)
+    echo("%d of %d targets met, %d missed%s." % (met, len(tg), len(tg) - met - unknown,
+                                                 ", %d without data" % unknown if unknown else ""))
+    return "\n".join(out) + "\n"
+
+
+# ---- bench.png ---------------------------------------------------------------
+
+def plot(d, s):
+    """DIR/bench.png: per governor (rows) the latency percentiles of the
+    first workload per configuration, p99 per workload and configuration,
+    and the idle-state shares during the first workload with the deep
+    share after the I/O stopped."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+        from matplotlib.ticker import LogFormatter
+    except ImportError:
+        log("bench: warning: no matplotlib (python3-matplotlib), no %s/bench.png" % d)
+        return
+    png = os.path.join(d, "bench.png")
+    tmp = os.path.join(d, ".bench.png.%d.tmp" % os.getpid())
+    try:
+        govs = [g for g in s["governors"] if g != "-"] or ["-"]
+        wl0 = s["workloads"][0] if s["workloads"] else "null"
+        configs, states = s["configs"], s["states"]
+        deep = join(s["deep_states"], "+")
+
+        def pick(g, w, c):
+            for x in s["cells"]:
+                if (jq_eq(x["workload"], w) and jq_eq(x["config"], c)
+                        and (jq_eq(x["governor"], g) or x["governor"] == "-")):
+                    return x
+            return None
+
+        ngov = len(govs)
+        fig, axes = plt.subplots(ngov, 3, figsize=(18, (460 * ngov + 60) / 100), dpi=100,
+                                 squeeze=False, constrained_layout=True)
+        fig.suptitle("shallow_idle benchmark: %s (median, bars: min-max over repetitions)" %
+                     join(configs, ", "))
+        for row, g in zip(axes, govs):
+            # Latency percentiles of the first workload per configuration.
+            ax = row[0]
+            lat = [(c, pick(g, wl0, c)) for c in configs]
+            lat = [(tostr(c), x) for c, x in lat if x is not None]
+            width = 0.25
+            for j, (k, name, color) in enumerate((("p50_us", "p50", "#4e79a7"), ("p99_us", "p99", "#f28e2b"),
+                                                  ("p999_us", "p99.9", "#e15759"))):
+                xs, ys, lo, hi = [], [], [], []
+                for n, (_c, x) in enumerate(lat):
+                    v = x.get(k)
+                    if v is None:
+                        continue
+                    xs.append(n + (j - 1) * width)
+                    ys.append(v["median"])
+                    lo.append(v["median"] - v["min"])
+                    hi.append(v["max"] - v["median"])
+                if xs:
+                    ax.bar(xs, ys, width, yerr=[lo, hi], capsize=3, color=color, edgecolor="black",
+                           linewidth=0.5, label=name)
+            ax.set_yscale("log")
+            # Plain numbers, minor ticks labelled too (a latency range may span less than a decade).
+            ax.yaxis.set_major_formatter(LogFormatter(labelOnlyBase=False))
+            ax.yaxis.set_minor_formatter(LogFormatter(labelOnlyBase=False, minor_thresholds=(2, 1)))
+            ax.set_xticks(range(len(lat)))
+            ax.set_xticklabels([c for c, _x in lat])
+            ax.set_ylabel("I/O latency, submission to completion (us)")
+            ax.set_title("governor %s: %s latency per configuration" % (g, wl0))
+            ax.grid(axis="y", alpha=0.4)
+            ax.legend(loc="upper left")
+
+            # p99 per workload and configuration.
+            ax = row[1]
+            wls = s["workloads"]
+            width = 1 / (len(configs) + 1)
+            for j, c in enumerate(configs):
+                xs, ys = [], []
+                for n, w in enumerate(wls):
+                    x = pick(g, w, c)
+                    v = None if x is None else get(x.get("p99_us"), "median")
+                    if v is not None:
+                        xs.append(n + (j - (len(configs) - 1) / 2) * width)
+                        ys.append(v)
+                if xs:
+                    ax.bar(xs, ys, width, edgecolor="black", linewidth=0.5, label=tostr(c))
+            ax.set_yscale("log")
+            # Plain numbers, minor ticks labelled too (a latency range may span less than a decade).
+            ax.yaxis.set_major_formatter(LogFormatter(labelOnlyBase=False))
+            ax.yaxis.set_minor_formatter(LogFormatter(labelOnlyBase=False, minor_thresholds=(2, 1)))
+            ax.set_xticks(range(len(wls)))
+            ax.set_xticklabels([tostr(w) for w in wls], rotation=-40, ha="left")
+            ax.set_ylabel("p99 I/O latency (us)")
+            ax.set_title("governor %s: p99 per workload" % g)
+            ax.grid(axis="y", alpha=0.4)
+            ax.legend(loc="upper left")
+
+            # Idle-state shares during the first workload, the deep share after.
+            ax = row[2]
+            bottom = [0.0] * len(lat)
+            for st in states:
+                ys = []
+                for _c, x in lat:
+                    v = get(x.get("state_share"), st)
+                    ys.append(0.0 if v is None else v["median"] * 100)
+                if lat:
+                    ax.bar(range(len(lat)), ys, 0.75, bottom=bottom, edgecolor="black", linewidth=0.5,
+                           label=tostr(st))
+                bottom = [b + y for b, y in zip(bottom, ys)]
+            pts = [(n, x["deep_after_share"]["median"] * 100) for n, (_c, x) in enumerate(lat)
+                   if x.get("deep_after_share") is not None]
+            if pts:
+                ax.plot([p[0] for p in pts], [p[1] for p in pts], "o", color="black", markersize=8,
+                        label="%s after (%%)" % deep)
+            ax.set_ylim(0, 105)
+            ax.set_xticks(range(len(lat)))
+            ax.set_xticklabels([c for c, _x in lat])
+            ax.set_ylabel("share of idle time (%)")
+            ax.set_title("governor %s: idle states during %s, and %s share in the 1 s after" % (g, wl0, deep))
+            ax.grid(axis="y", alpha=0.4)
+            ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0))
+        fig.savefig(tmp, format="png")
+        plt.close(fig)
+        os.replace(tmp, png)
+    except Exception as e:  # the plot is optional: warn, keep the report
+        print("bench-report: plot: %s: %s" % (type(e).__name__, e), file=sys.stderr)
+        log("bench: warning: matplotlib failed, no %s" % png)
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+
+
+# ---- main ----------------------------------------------------------------------
+
+def main():
+    args = sys.argv[1:]
+    if len(args) != 1 or args[0].startswith("-"):
+        print(__doc__.split("\n\n")[0], file=sys.stderr)
+        return 2
+    if not os.path.isdir(args[0]):
+        die("no folder %s" % args[0])
+    d = os.path.realpath(args[0])
+    paths = list(find(d))
+
+    cells = []
+    for m in sorted(p for p in paths if fnmatch.fnmatchcase(p, "*/meta/*.json")):
+        base = os.path.dirname(os.path.dirname(m))
+        label = os.path.basename(m)[:-len(".json")]
+        try:
+            mv = read_stream(m)
+            iv = read_stream(os.path.join(base, "info.json"))
+            cells.append(cell(mv[0] if mv else None,
+                              read_fio(os.path.join(base, "fio", label + ".json")),
+                              iv[0] if iv else None))
+        except (OSError, ValueError, JqError, TypeError, KeyError) as e:
+            print("bench-report: %s: %s" % (m, e), file=sys.stderr)
+            die("cannot read %s" % m)
+    if not cells:
+        die("no cells below %s" % d)
+    write_json(os.path.join(d, "cells.json"), cells)
+
+    infos = []
+    for p in sorted(p for p in paths if os.path.basename(p) == "info.json" and (
+            fnmatch.fnmatchcase(p, "*/guest-*/*") or fnmatch.fnmatchcase(p, "*/host/*"))):
+        infos += read_stream(p)
+    s = summary(cells, infos)
+    write_json(os.path.join(d, "summary.json"), s)
+    tg = targets(s)
+    write_json(os.path.join(d, "targets.json"), tg)
+
+    info_first = next((p for p in paths if os.path.basename(p) == "info.json" and (
+        fnmatch.fnmatchcase(p, "*/guest-cstates/*") or fnmatch.fnmatchcase(p, "*/host/*"))), None)
+    if info_first is None:
+        die("no info.json in a guest-cstates/ or host/ folder below %s" % d)
+    iv = read_stream(info_first)
+    md = markdown(s, tg, cells, iv[0] if iv else None).encode()
+    # The energy model (scripts/report/energy-model.py): modeled, never measured.
+    em = subprocess.run([sys.executable, os.path.join(TOP, "scripts/report/energy-model.py"), d],
+                        stdout=subprocess.PIPE)
+    if em.returncode == 0:
+        md += b"\n" + em.stdout
+    else:
+        print("bench: no modeled energy (scripts/report/energy-model.py failed)", file=sys.stderr)
+    write_atomic(os.path.join(d, "bench.md"), md)
+    plot(d, s)
+    sys.stdout.flush()
+    sys.stdout.buffer.write(md)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
