@@ -21,27 +21,25 @@
 #    hardware queues (blk_mq_update_nr_hw_queues). kmemleak scanned once
 #    (kmemleak-boot.txt).
 # 2. The run, all at once, until every count is reached and torture_min_s
-#    has passed: fio on tq0 (io_uring QD8 x2), tq1 (psync
-#    x2, one job with 20 ms think time so the queue goes idle and busy
-#    again), tq2 (io_uring, one polled job) throughout, and the workers
-#    (KIND):
-#      toggle   one per device: the attribute in a tight loop over off,
-#               auto and explicit limits, every other write without the
-#               newline; every write is valid, so any failed write is an
-#               error (EBUSY included: the attribute must not trylock)
-#      hotplug  CPU1 offline and online again (0.2 s pause in between)
-#      nrq      submit_queues 1 <-> 2 of tq0 and tq2, poll_queues 1 <-> 0
-#               of tq0 (tq2 keeps its poll queue for the polled job);
-#               its writes and hotplug's take turns (remap_write: a
-#               baseline race between the two reads out of bounds)
-#      createdel  a new null_blk device (1 or 2 submit queues, timer
-#               completions after 1 ms), attribute on, two dd readers
-#               (O_DIRECT) on it; once its requests are raised and reads
-#               are in flight, power off and rmdir (createdel.txt: timings)
-#      sched    mq-deadline <-> none on tq0 and tq1
-#      gov      teo <-> menu
-#      driver   rmmod emu_cstates, 0.2 s without a cpuidle driver, insmod
-#               with the next table (skx, icx, amd, spr)
+#    has passed: the storms, one file each in torture.d/ (its header says
+#    what it does and what counts as an error). fio on tq0..tq2 throughout
+#    (torture.d/fio: tq0 io_uring QD8 x2, tq1 psync x2 with one job that
+#    thinks 20 ms so the queue goes idle and busy again, tq2 io_uring with
+#    one polled job), and the workers (KIND, torture.d/KIND):
+#      toggle     one per device: the attribute in a tight loop over off,
+#                 auto and explicit limits; any failed write is an error
+#                 (EBUSY included: the attribute must not trylock)
+#      hotplug    CPU1 offline and online again
+#      nrq        submit_queues 1 <-> 2 of tq0 and tq2, poll_queues 1 <-> 0
+#                 of tq0; its writes and hotplug's take turns (remap_write:
+#                 a baseline race between the two reads out of bounds)
+#      createdel  a new null_blk device under O_DIRECT reads, attribute on,
+#                 deleted with requests raised and reads in flight
+#                 (createdel.txt: timings)
+#      sched      mq-deadline <-> none on tq0 and tq1
+#      gov        teo <-> menu
+#      driver     rmmod emu_cstates, 0.2 s without a cpuidle driver, insmod
+#                 with the next table (skx, icx, amd, spr)
 #    The scheduler and submit_queues/poll_queues writes may see EBUSY from
 #    each other (both trylock the tag set's update_nr_hwq_lock: baseline
 #    behaviour), CPU hotplug and governor writes may too: retried for as
@@ -65,14 +63,24 @@
 #    (dmesg.txt, and the console) is scanned on the host
 #    (scripts/tests/torture.sh, scan_reports).
 #
-# Counts (short / long): toggles 1000/8000, hotplug cycles 50/400,
-# nrq 20/150, createdel 8/60, sched 20/150, gov 20/150, driver 8/60; the
-# run lasts at least 60/900 s and ends when every count is reached (about
-# 2 / 16 minutes on the debug kernel under TCG). torture_max_s=S (default
-# 1200/2400) is the cap, torture_hang_s=S (default 300) the hang limit of
-# a worker or device; both end the run as a hang. torture_skip=KIND,...
-# leaves workers out (e.g. one whose known lockdep report would switch
-# lockdep off for the rest of the run).
+# Counts (short / long; TARGETS in torture.d/KIND): toggles 1000/8000,
+# hotplug cycles 50/400, nrq 20/150, createdel 8/60, sched 20/150, gov
+# 20/150, driver 8/60; the run lasts at least 60/900 s and ends when every
+# count is reached (about 2 / 16 minutes on the debug kernel under TCG).
+# torture_max_s=S (default 1200/2400) is the cap, torture_hang_s=S
+# (default 300) the hang limit of a worker or device; both end the run as
+# a hang. torture_skip=KIND,... leaves workers out (e.g. one whose known
+# lockdep report would switch lockdep off for the rest of the run).
+#
+# A storm file torture.d/KIND is sourced by this script. It sets TARGETS
+# ("SHORT LONG", its counts) and, if it runs more than one worker process,
+# INSTANCES (toggle: toggle_tq0 ..., each running w_toggle tq0 ...; the
+# default is KIND), and defines w_KIND, the worker (until $STOP exists; it
+# publishes its counters with count), sum_KIND if INSTANCES' counters add
+# up to KIND's, and note_KIND and what_KIND DONE EBUSY ERRORS [EXTRA...],
+# which set "note" (the remark on its line of torture-counts.txt) and
+# "what" (the text of its TAP line; q holds its target). torture.d/fio
+# defines fio_start, fio_interrupt, fio_counts and fio_check instead.
 #
 # Results in $RESULTS_DIR: torture.tap, torture-counts.txt (also printed),
 # torture.json, trace-summary.txt, trace.txt.gz, dmesg.txt, kmemleak.txt,
@@ -85,17 +93,11 @@
 MODE=${torture_mode:-short}
 case $MODE in
 long)
-	MIN_S=900 MAX_S=2400
-	q_toggle=8000 q_hotplug=400 q_nrq=150 q_createdel=60 q_sched=150
-	q_gov=150 q_driver=60
-	TRACE_KB=65536 FIO_CHUNK=60
+	MIN_S=900 MAX_S=2400 TRACE_KB=65536
 	;;
 *)
 	MODE=short
-	MIN_S=60 MAX_S=1200
-	q_toggle=1000 q_hotplug=50 q_nrq=20 q_createdel=8 q_sched=20
-	q_gov=20 q_driver=8
-	TRACE_KB=32768 FIO_CHUNK=30
+	MIN_S=60 MAX_S=1200 TRACE_KB=32768
 	;;
 esac
 MIN_S=${torture_min_s:-$MIN_S}
@@ -107,22 +109,18 @@ DEBUGFS=/sys/kernel/debug
 TR=/sys/kernel/tracing
 NO_CONSTRAINT=2147483647
 DEVS="tq0 tq1 tq2"
+# The storms of workers (torture.d/KIND), in the order they start.
 ALL_KINDS="toggle hotplug nrq createdel sched gov driver"
 SKIP=$(echo "${torture_skip:-}" | tr ',' ' ')
 skipped() {
 	case " $SKIP " in *" $1 "*) return 0 ;; esac
 	return 1
 }
-KINDS=""
-for k in $ALL_KINDS; do
-	skipped "$k" || KINDS="$KINDS $k"
-done
-# The worker processes; toggle_tqN count together as "toggle".
-WORKERS=""
-for k in toggle_tq0 toggle_tq1 toggle_tq2 hotplug nrq createdel sched gov driver; do
-	skipped "${k%_tq[0-9]}" || WORKERS="$WORKERS $k"
-done
 TABLES=$EMU_TABLES
+# The run's state, in files of $T (no variable is named after a worker or a
+# device): c.WORKER its counters (count), e.WORKER its last error message,
+# pid.WORKER, hb.WORKER and io.DEV the heartbeats, q.KIND the count target
+# of a storm; the workers stop once $STOP exists.
 T=/tmp/torture
 STOP=$T/stop
 ERRLOG=$RESULTS_DIR/errors.txt
@@ -220,307 +218,21 @@ count() {
 	echo "$*" > "$T/c.$_k"
 }
 
-# ---- workers ---------------------------------------------------------------
-
-# w_toggle DEV - one toggler per device, so that modes change on several
-# queues at once; every value differs from the one before it. Every value
-# is valid: a write that fails (EBUSY too) is an error.
-w_toggle() {
-	ok=0 err=0 nl=0
-	count "toggle_$1" 0 0 0
-	while [ ! -f "$STOP" ]; do
-		for v in auto 25 off 1 auto 1000000 7 off 300 auto 50 off; do
-			nl=$((1 - nl))
-			if attr_write "$1" "$v" $nl "$T/e.toggle_$1"; then
-				ok=$((ok + 1))
-			else
-				err=$((err + 1))
-				[ $err -gt 200 ] || logerr toggle "$1 $v: $(errtext "$T/e.toggle_$1")"
-			fi
-			count "toggle_$1" $ok 0 $err
-			[ -f "$STOP" ] && break
-		done
+# sum_counters - the counters of a storm with several workers added up
+# ($T/c.KIND), by its sum_KIND.
+sum_counters() {
+	for _k in $KINDS; do
+		command -v "sum_$_k" > /dev/null && "sum_$_k"
 	done
 }
 
-# The togglers' counters summed up as "toggle" (a counter file caught
-# while being rewritten counts with its previous value).
-sum_toggle() {
-	_a=0 _b=0 _c=0
-	for _d in $DEVS; do
-		_x="" _y="" _z=""
-		read -r _x _y _z _rest < "$T/c.toggle_$_d" 2>/dev/null
-		if [ -n "$_z" ]; then
-			eval "st_$_d='$_x $_y $_z'"
-		else
-			eval "set -- \${st_$_d:-0 0 0}"
-			_x=$1 _y=$2 _z=$3
-		fi
-		_a=$((_a + _x)) _b=$((_b + _y)) _c=$((_c + _z))
-	done
-	echo "$_a $_b $_c" > "$T/c.toggle"
-}
-
-w_hotplug() {
-	ok=0 busy=0 err=0
-	f=$CPUS/cpu1/online
-	count hotplug 0 0 0
-	while [ ! -f "$STOP" ]; do
-		remap_write "$f" 0 "$T/e.hotplug"
-		r=$?
-		busy=$((busy + W_BUSY))
-		if [ $r = 0 ]; then
-			remap_write "$f" 1 "$T/e.hotplug"
-			r=$?
-			busy=$((busy + W_BUSY))
-			if [ $r = 0 ]; then
-				ok=$((ok + 1))
-			elif [ $r = 1 ]; then
-				err=$((err + 1))
-				logerr hotplug "online: $(errtext "$T/e.hotplug")"
-				sleep 1
-			fi
-		elif [ $r = 1 ]; then
-			err=$((err + 1))
-			[ $err -gt 200 ] || logerr hotplug "offline: $(errtext "$T/e.hotplug")"
-			sleep 1
-		fi
-		count hotplug $ok $busy $err
-		# Paced: a tight loop of stop_machine() starves everything else.
-		sleep 0.2
-	done
-	remap_write "$f" 1 "$T/e.hotplug"
-}
-
-w_nrq() {
-	ok=0 busy=0 err=0 n=0
-	count nrq 0 0 0
-	while [ ! -f "$STOP" ]; do
-		n=$((n + 1))
-		# tq2 keeps its poll queue: it runs polled I/O.
-		case $((n % 3)) in
-		0) f=$NULLB_CFS/tq0/poll_queues v=$(( (n / 3) % 2 )) ;;
-		1) f=$NULLB_CFS/tq0/submit_queues v=$(( (n / 3) % 2 + 1 )) ;;
-		2) f=$NULLB_CFS/tq2/submit_queues v=$(( (n / 3 + 1) % 2 + 1 )) ;;
-		esac
-		remap_write "$f" "$v" "$T/e.nrq"
-		case $? in
-		0) ok=$((ok + 1)) ;;
-		1)
-			err=$((err + 1))
-			[ $err -gt 200 ] || logerr nrq "$f=$v: $(errtext "$T/e.nrq")"
-			;;
-		esac
-		busy=$((busy + W_BUSY))
-		count nrq $ok $busy $err
-		sleep 1
-	done
-}
+# ---- helpers for the checks ------------------------------------------------
 
 # raises_of DEV - the raises counted in debugfs, summed over DEV's hctxs.
 raises_of() {
 	cat "$DEBUGFS/block/$1"/hctx*/shallow_idle 2>/dev/null |
 		awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^raises=/) n += substr($i, 8) } END { print n + 0 }'
 }
-
-# raised_any DEV - some hctx of DEV has its requests raised (builtins only:
-# fork and exec are slow on the debug kernel).
-raised_any() {
-	for _f in "$DEBUGFS/block/$1"/hctx*/shallow_idle; do
-		[ -e "$_f" ] || continue
-		while IFS= read -r _l; do
-			[ "$_l" = "active=1 raised=1" ] && return 0
-		done < "$_f"
-	done
-	return 1
-}
-
-w_createdel() {
-	ok=0 busy=0 err=0 n=0 raised=0 inflight=0
-	count createdel 0 0 0 0 0
-	while [ ! -f "$STOP" ]; do
-		n=$((n + 1))
-		name=tc$n
-		dir=$NULLB_CFS/$name
-		t0=$(uptime_ms)
-		if ! mkdir "$dir" 2> "$T/e.createdel"; then
-			err=$((err + 1))
-			logerr createdel "mkdir $name: $(errtext "$T/e.createdel")"
-			sleep 1
-			continue
-		fi
-		# Timer completions after 1 ms: reads stay in flight long enough
-		# to be deleted under.
-		echo $((n % 2 + 1)) > "$dir/submit_queues"
-		echo 2 > "$dir/irqmode"
-		echo 1000000 > "$dir/completion_nsec"
-		echo 1024 > "$dir/size"
-		ta=$(uptime_ms)
-		if ! { echo 1 > "$dir/power"; } 2> "$T/e.createdel"; then
-			err=$((err + 1))
-			logerr createdel "power on $name: $(errtext "$T/e.createdel")"
-			rmdir "$dir"
-			sleep 1
-			continue
-		fi
-		case $((n % 3)) in
-		0) v=auto ;;
-		1) v=10 ;;
-		2) v=300 ;;
-		esac
-		tb=$(uptime_ms)
-		# A valid value: any failure (EBUSY too) is an error.
-		if ! attr_write "$name" "$v" 1 "$T/e.createdel"; then
-			err=$((err + 1))
-			logerr createdel "$name $v: $(errtext "$T/e.createdel")"
-		fi
-		tc=$(uptime_ms)
-		read -r rd0 _rest < "/sys/block/$name/stat"
-		# Two O_DIRECT readers (fio takes 5-10 s to start on the debug
-		# kernel; dd starts at once).
-		dd if="/dev/$name" of=/dev/null bs=4k iflag=direct 2>/dev/null &
-		fpid=$!
-		dd if="/dev/$name" of=/dev/null bs=4k skip=131072 iflag=direct 2>/dev/null &
-		fpid2=$!
-		# Delete while I/O is in flight: once the readers' reads complete
-		# (up to 30 s), the requests are raised (up to 2 s more) and reads
-		# are in flight (up to 10 samples).
-		i=0 rd=0
-		while [ $i -lt 60 ] && [ "$rd" -lt $((rd0 + 64)) ]; do
-			sleep 0.5
-			read -r rd _rest < "/sys/block/$name/stat"
-			i=$((i + 1))
-		done
-		j=0
-		while [ $j -lt 4 ] && ! raised_any "$name"; do
-			sleep 0.5
-			j=$((j + 1))
-		done
-		raised_any "$name" && raised=$((raised + 1))
-		inr=0 k=0
-		while [ $k -lt 10 ] && [ "$inr" = 0 ]; do
-			read -r inr _rest < "/sys/block/$name/inflight"
-			k=$((k + 1))
-			[ "$inr" = 0 ] && sleep 0.1
-		done
-		[ "${inr:-0}" -gt 0 ] && inflight=$((inflight + 1))
-		t1=$(uptime_ms)
-		if ! { echo 0 > "$dir/power"; } 2> "$T/e.createdel"; then
-			err=$((err + 1))
-			logerr createdel "power off $name: $(errtext "$T/e.createdel")"
-		fi
-		if ! rmdir "$dir" 2> "$T/e.createdel"; then
-			err=$((err + 1))
-			logerr createdel "rmdir $name: $(errtext "$T/e.createdel")"
-		fi
-		t2=$(uptime_ms)
-		kill "$fpid" "$fpid2" 2>/dev/null
-		wait "$fpid" "$fpid2" 2>/dev/null
-		t3=$(uptime_ms)
-		echo "$name: mkdir+config $((ta - t0)) power on $((tb - ta)) attr $((tc - tb)) reads up $i x 0.5 s, raised after $j x 0.5 s more, $((t1 - tc)) ms, ${inr:-0} reads in flight, delete $((t2 - t1)) ms, readers exit $((t3 - t2)) ms" >> "$RESULTS_DIR/createdel.txt"
-		ok=$((ok + 1))
-		count createdel $ok $busy $err $raised $inflight
-		sleep 1
-	done
-}
-
-w_sched() {
-	ok=0 busy=0 err=0
-	count sched 0 0 0
-	while [ ! -f "$STOP" ]; do
-		for s in mq-deadline none; do
-			for d in tq0 tq1; do
-				sysfs_write "/sys/block/$d/queue/scheduler" $s "$T/e.sched"
-				case $? in
-				0) ok=$((ok + 1)) ;;
-				1)
-					err=$((err + 1))
-					[ $err -gt 200 ] || logerr sched "$d $s: $(errtext "$T/e.sched")"
-					;;
-				esac
-				busy=$((busy + W_BUSY))
-				count sched $ok $busy $err
-			done
-			sleep 1
-		done
-	done
-}
-
-w_gov() {
-	ok=0 busy=0 err=0
-	count gov 0 0 0
-	while [ ! -f "$STOP" ]; do
-		for g in teo menu; do
-			sysfs_write "$CPUIDLE/current_governor" $g "$T/e.gov"
-			r=$?
-			if [ $r = 0 ] && [ "$(cat "$CPUIDLE/current_governor")" = $g ]; then
-				ok=$((ok + 1))
-			elif [ $r != 2 ]; then
-				err=$((err + 1))
-				[ $err -gt 200 ] || logerr gov "$g: $(errtext "$T/e.gov")"
-			fi
-			busy=$((busy + W_BUSY))
-			count gov $ok $busy $err
-			sleep 1
-		done
-	done
-}
-
-w_driver() {
-	ok=0 busy=0 err=0
-	count driver 0 0 0
-	while [ ! -f "$STOP" ]; do
-		for t in $(echo " $TABLES " | sed "s/ $DEFAULT_TABLE / /") $DEFAULT_TABLE; do
-			if ! emu_unload 2> "$T/e.driver"; then
-				err=$((err + 1))
-				logerr driver "rmmod: $(errtext "$T/e.driver")"
-				sleep 1
-				continue
-			fi
-			# A moment without any cpuidle driver ("auto" has no limit).
-			sleep 0.2
-			if emu_load "$t" 2> "$T/e.driver"; then
-				ok=$((ok + 1))
-				echo "$t" >> "$T/tables"
-			else
-				err=$((err + 1))
-				logerr driver "insmod table=$t: $(errtext "$T/e.driver")"
-			fi
-			count driver $ok $busy $err
-			sleep 2
-			[ -f "$STOP" ] && break
-		done
-	done
-	[ "$(idle_driver)" = emu_cstates ] || emu_load
-}
-
-# w_fio DEV FIO ARGS... - fio on DEV in FIO_CHUNK second runs until stopped.
-w_fio() {
-	_d=$1
-	shift
-	runs=0 fails=0
-	count "fio-$_d" 0 0 0
-	while [ ! -f "$STOP" ]; do
-		fio --filename="/dev/$_d" --direct=1 --bs=4k --rw=randread \
-			--norandommap --time_based --runtime="$FIO_CHUNK" \
-			--eta=never "$@" > "$T/fio-$_d.out" 2>&1 &
-		echo $! > "$T/fio-$_d.pid"
-		wait $!
-		r=$?
-		[ -f "$STOP" ] && break
-		runs=$((runs + 1))
-		if [ $r != 0 ]; then
-			fails=$((fails + 1))
-			cp "$T/fio-$_d.out" "$RESULTS_DIR/fio-$_d-$runs.txt"
-			logerr fio "$_d run $runs: exit $r"
-			sleep 1
-		fi
-		count "fio-$_d" $runs 0 $fails
-	done
-	count "fio-$_d" $runs 0 $fails
-}
-
-# ---- helpers for the checks ------------------------------------------------
 
 # hctx_files DEV - the debugfs shallow_idle files of DEV.
 hctx_files() {
@@ -546,7 +258,7 @@ hang_report() {
 	{
 		echo "=== hang at uptime $(uptime_s) s: $1"
 		for k in $WORKERS; do
-			eval "_p=\$pid_$k"
+			read -r _p < "$T/pid.$k"
 			echo "--- worker $k pid $_p: counters $(cat "$T/c.$k" 2>/dev/null)"
 			cat "/proc/$_p/stack" 2>/dev/null
 			for c in $(cat "/proc/$_p/task/$_p/children" 2>/dev/null); do
@@ -589,13 +301,38 @@ fatal() {
 	exit 1
 }
 
+# ---- the storms: torture.d/KIND ---------------------------------------------
+
+# Each file of torture.d/ is one storm, sourced here (see the header of
+# this file): its count targets go to $T/q.KIND; KINDS are the storms that
+# run (torture_skip leaves some out), WORKERS their worker processes.
+STORMS=$SHARE/torture.d
+KINDS="" WORKERS="" counts_msg=""
+for k in $ALL_KINDS; do
+	[ -f "$STORMS/$k" ] || fatal "setup: no $STORMS/$k"
+	TARGETS="" INSTANCES=$k
+	. "$STORMS/$k"
+	for _fn in "w_$k" "note_$k" "what_$k"; do
+		command -v "$_fn" > /dev/null || fatal "setup: $STORMS/$k defines no $_fn"
+	done
+	set -- $TARGETS
+	[ $# = 2 ] || fatal "setup: $STORMS/$k: TARGETS=\"$TARGETS\" (want SHORT LONG)"
+	[ "$MODE" = long ] && shift
+	echo "$1" > "$T/q.$k"
+	counts_msg="$counts_msg $k=$1"
+	if ! skipped "$k"; then
+		KINDS="$KINDS $k"
+		WORKERS="$WORKERS $INSTANCES"
+	fi
+done
+[ -f "$STORMS/fio" ] || fatal "setup: no $STORMS/fio"
+. "$STORMS/fio"
+
 # ---- 1. setup ----------------------------------------------------------------
 
 [ -z "$SKIP" ] || msg "left out: $SKIP"
 msg "mode $MODE: until every count is reached, at least $MIN_S s (hang: $HANG_S s" \
-	"without progress, or not done after $MAX_S s); counts toggle=$q_toggle" \
-	"hotplug=$q_hotplug nrq=$q_nrq createdel=$q_createdel sched=$q_sched gov=$q_gov" \
-	"driver=$q_driver"
+	"without progress, or not done after $MAX_S s); counts${counts_msg}"
 
 [ -e "$CPUS/cpu1/online" ] || fatal "setup: CPU1 cannot be hot-plugged (no cpu1/online)"
 [ "$(idle_driver)" = emu_cstates ] || emu_load || fatal "setup: cannot load emu_cstates"
@@ -651,30 +388,27 @@ kmemleak_scan "$RESULTS_DIR/kmemleak-boot.txt" > "$T/kml"
 
 start=$(uptime_s)
 msg "start: fio and workers"
-w_fio tq0 --name=tq0 --ioengine=io_uring --iodepth=8 --numjobs=2 &
-pid_fio0=$!
-w_fio tq1 --name=steady --ioengine=psync --name=bursty --ioengine=psync \
-	--thinktime=20000 &
-pid_fio1=$!
-w_fio tq2 --name=irq --ioengine=io_uring --iodepth=4 \
-	--name=polled --ioengine=io_uring --iodepth=2 --hipri=1 &
-pid_fio2=$!
+fio_start
 sleep 2
+# A worker KIND_ARG (toggle_tq0) runs w_KIND ARG, a worker KIND w_KIND.
 for k in $WORKERS; do
 	case $k in
-	toggle_*) w_toggle "${k#toggle_}" & ;;
+	*_*) "w_${k%%_*}" "${k#*_}" & ;;
 	*) "w_$k" & ;;
 	esac
-	eval "pid_$k=\$!"
+	echo $! > "$T/pid.$k"
 done
 
+# Heartbeats: $T/hb.WORKER holds "TIME COUNTERS", $T/io.DEV "TIME READS":
+# the uptime when the worker's counters or the device's completed reads
+# last changed, and their value then.
 HANG=""
 last_t=$start
 for k in $WORKERS; do
-	eval "hb_$k=''; hbt_$k=$start"
+	echo "$start" > "$T/hb.$k"
 done
 for d in $DEVS; do
-	eval "io_$d=0; iot_$d=$start"
+	echo "$start 0" > "$T/io.$d"
 done
 while :; do
 	sleep 5
@@ -683,27 +417,27 @@ while :; do
 	# Heartbeats: every worker's counters and every device's reads move.
 	for k in $WORKERS; do
 		c=$(cat "$T/c.$k" 2>/dev/null)
-		eval "o=\$hb_$k; ot=\$hbt_$k"
+		read -r ot o < "$T/hb.$k"
 		if [ "$c" != "$o" ]; then
-			eval "hb_$k='$c'; hbt_$k=$now"
+			echo "$now $c" > "$T/hb.$k"
 		elif [ $((now - ot)) -ge "$HANG_S" ]; then
 			hang_report "worker $k made no progress for $((now - ot)) s"
 		fi
 	done
 	for d in $DEVS; do
 		c=$(ios "$d")
-		eval "o=\$io_$d; ot=\$iot_$d"
+		read -r ot o < "$T/io.$d"
 		if [ "$c" != "$o" ]; then
-			eval "io_$d=$c; iot_$d=$now"
+			echo "$now $c" > "$T/io.$d"
 		elif [ $((now - ot)) -ge "$HANG_S" ]; then
 			hang_report "no read completed on $d for $((now - ot)) s"
 		fi
 	done
 	[ -z "$HANG" ] || break
-	sum_toggle
+	sum_counters
 	met=1 short=""
 	for k in $KINDS; do
-		eval "q=\$q_$k"
+		read -r q < "$T/q.$k"
 		c=$(field "$T/c.$k" 1)
 		[ "$c" -ge "$q" ] || { met=0; short="$short $k $c/$q"; }
 	done
@@ -725,18 +459,18 @@ done
 run_s=$(($(uptime_s) - start))
 msg "stop after $run_s s"
 touch "$STOP"
-for d in $DEVS; do
-	kill -INT "$(cat "$T/fio-$d.pid" 2>/dev/null)" 2>/dev/null
+for k in $FIO_WORKERS; do
+	fio_interrupt "$k"
 done
 
 # Wait for every worker, HANG_S s for all of them together.
 stop_t=$(uptime_s)
-for k in $WORKERS fio0 fio1 fio2; do
-	eval "p=\$pid_$k"
+for k in $WORKERS $FIO_WORKERS; do
+	read -r p < "$T/pid.$k"
 	while kill -0 "$p" 2>/dev/null && [ $(($(uptime_s) - stop_t)) -lt "$HANG_S" ]; do
 		# A fio run may have started just before the stop.
 		case $k in
-		fio*) kill -INT "$(cat "$T/fio-tq${k#fio}.pid" 2>/dev/null)" 2>/dev/null ;;
+		fio*) fio_interrupt "$k" ;;
 		esac
 		sleep 1
 	done
@@ -749,44 +483,27 @@ done
 
 # ---- 3. counts ----------------------------------------------------------------
 
-sum_toggle
+sum_counters
 
-tables=""
-for t in $TABLES; do
-	tables="$tables $t:$(grep -cx "$t" "$T/tables" 2>/dev/null || echo 0)"
-done
 {
 	echo "torture $MODE: $(uname -r), $(nproc) CPUs, run $run_s s"
 	printf '%-10s %8s %8s %8s %8s\n' operation "done" ebusy errors target
 	for k in $KINDS; do
-		eval "q=\$q_$k"
+		read -r q < "$T/q.$k"
 		set -- $(cat "$T/c.$k") 0 0 0 0
-		extra=""
-		case $k in
-		createdel) extra="  (deleted with reads in flight: $5, with requests raised: $4)" ;;
-		driver) extra="  (tables:$tables)" ;;
-		hotplug) extra="  (CPU1 offline+online cycles)" ;;
-		toggle) extra="  (no retry: a failed write is an error)" ;;
-		esac
-		printf '%-10s %8s %8s %8s %8s%s\n' "$k" "$1" "$2" "$3" "$q" "$extra"
+		"note_$k" "$@"
+		printf '%-10s %8s %8s %8s %8s%s\n' "$k" "$1" "$2" "$3" "$q" "${note:+  ($note)}"
 	done
-	for d in $DEVS; do
-		set -- $(cat "$T/c.fio-$d") 0 0 0
-		echo "fio $d: $1 runs of $FIO_CHUNK s, $3 failed, $(ios "$d") reads completed"
-	done
+	fio_counts
 } > "$COUNTS"
 cat "$COUNTS"
 
 # The counts are figures: how fast the run went is no verdict (a run that
 # stopped making progress is a hang, above). Only errors fail.
 for k in $KINDS; do
-	eval "q=\$q_$k"
+	read -r q < "$T/q.$k"
 	set -- $(cat "$T/c.$k") 0 0 0 0
-	case $k in
-	toggle) what="$1 writes (target $q), $3 failed (EBUSY included)" ;;
-	createdel) what="$1 done (target $q), $3 errors (attribute writes: EBUSY included)" ;;
-	*) what="$1 done (target $q), $2 EBUSY retries, $3 errors" ;;
-	esac
+	"what_$k" "$@"
 	if [ "$3" = 0 ]; then
 		tap_ok "$k: $what"
 	else
@@ -796,16 +513,7 @@ done
 for k in $SKIP; do
 	tap_skip "$k" "left out (torture_skip)"
 done
-ff=0
-for d in $DEVS; do
-	set -- $(cat "$T/c.fio-$d") 0 0 0
-	ff=$((ff + $3))
-done
-if [ $ff = 0 ]; then
-	tap_ok "fio on tq0..tq2: no failed run"
-else
-	tap_not_ok "fio on tq0..tq2: $ff failed runs (fio-*.txt)"
-fi
+fio_check
 if [ -s "$ERRLOG" ]; then
 	tap_diag "unexpected errors (errors.txt):"
 	head -n 20 "$ERRLOG" | while IFS= read -r l; do tap_diag "  $l"; done
@@ -841,7 +549,7 @@ for d in $DEVS; do
 	attr_write "$d" auto 1 "$T/e.final" || final_bad="$final_bad $d=auto ($(errtext "$T/e.final"))"
 done
 for d in $DEVS; do
-	eval "raises0_$d=$(raises_of "$d")"
+	raises_of "$d" > "$T/raises0.$d"
 	fio --name=final --filename="/dev/$d" --direct=1 --bs=4k --rw=randread \
 		--ioengine=psync --numjobs=2 --time_based --runtime=4 \
 		--output=/dev/null > /dev/null 2>&1 &
@@ -851,7 +559,7 @@ wait
 # poll of "raised=1" misses short busy periods on the debug kernel).
 n_raised=0
 for d in $DEVS; do
-	eval "r0=\$raises0_$d"
+	read -r r0 < "$T/raises0.$d"
 	[ "$(raises_of "$d")" -gt "$r0" ] && n_raised=$((n_raised + 1))
 	for f in $(hctx_files "$d"); do
 		tap_diag "burst $d $(basename "$(dirname "$f")"): $(tr '\n' ' ' < "$f")"
@@ -1046,7 +754,7 @@ cat "$T/counts2" >> "$COUNTS"
 	done
 	echo
 	echo "  },"
-	printf '  "fio_failed_runs": %s,\n' "$ff"
+	printf '  "fio_failed_runs": %s,\n' "$FIO_FAILED"
 	printf '  "trace": {"add": %s, "update": %s, "remove": %s, "overrun": %s, "dropped": %s},\n' \
 		"$adds" "$updates" "$removes" "$over" "$drop"
 	printf '  "leaked_requests": %s,\n' "$leaked"
