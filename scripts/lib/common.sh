@@ -328,7 +328,7 @@ scan_reports() {
 			END { for (k in c) printf "%s %d, ", k, c[k] }' "$dir/reports.txt")
 		# The first report in the FAIL line itself: CI shows the summary,
 		# which keeps only the verdict lines.
-		first=$(head -n 1 "$dir/reports.txt" | sed -E 's/^\[ *[0-9]+\.[0-9]+\] //' | cut -c 1-160)
+		first=$(head -n 1 "$dir/reports.txt" | sed -E "s/^$ts//" | cut -c 1-160)
 		echo "FAIL $what: $n report lines (${counts%, }) in $src, the first: \"$first\"; all in $dir/reports.txt:"
 		head -n 10 "$dir/reports.txt" | sed 's/^/    /'
 		echo "  the first report on the console (without '?' frames):"

@@ -318,20 +318,24 @@ def first_seen(xs):
     return out
 
 
-def div(a, b):
+def quotient(a, b, zero_by_zero):
+    """a / b: null when either is null or for x / 0 with x not 0; 0 / 0
+    gives zero_by_zero."""
     if a is None or b is None:
         return None
     if b == 0:
-        return 0 if a == 0 else None
+        return zero_by_zero if a == 0 else None
     return divide(a, b)
+
+
+def div(a, b):
+    """A rate per cell: nothing per nothing is 0."""
+    return quotient(a, b, 0)
 
 
 def ratio(a, b):
-    if a is None or b is None:
-        return None
-    if b == 0:
-        return 1 if a == 0 else None
-    return divide(a, b)
+    """A ratio of two configurations: two zeros are equal, 1."""
+    return quotient(a, b, 1)
 
 
 def stats(xs):
