@@ -21,6 +21,7 @@
 #include <linux/delay.h>
 #include <linux/pm_qos.h>
 #include <linux/sched.h>
+#include <linux/seq_file.h>
 #include <linux/suspend.h>
 #include <linux/workqueue.h>
 
@@ -610,24 +611,39 @@ static void blk_shallow_idle_stall_test(struct kunit *test)
 
 /*
  * Busy periods that start right as the previous one ends: every stream is
- * raised, none is lost to the relax (the issue/relax handshake).
+ * raised, none is lost to the relax (the issue/relax handshake). A pair
+ * that took a hold period or longer (the test's vCPU was descheduled
+ * between its requests) is by design no stream: it is not counted, and
+ * the next stream starts after it settled.
  */
 static void blk_shallow_idle_handshake_test(struct kunit *test)
 {
 	struct test_ctx *ctx = test->priv;
 	struct request_queue *q = ctx->disk->queue;
-	int i, lost = 0;
+	int i, streams = 0, slow = 0, lost = 0;
+	unsigned long start;
 
 	WRITE_ONCE(blk_shallow_idle_hold_ms, 10);
 	KUNIT_ASSERT_EQ(test, blk_shallow_idle_set_mode(q, TEST_LIMIT_US), 0);
-	for (i = 0; i < 50; i++) {
+	for (i = 0; i < 200 && streams < 50; i++) {
+		start = jiffies;
 		test_stream(test, ctx);
+		/* Both completions fell within jiffies start..now. */
+		if (!time_before(jiffies, start + test_hold_jiffies() - 1)) {
+			slow++;
+			wait_resume_latency(test_cpu, NO_LIMIT, 1000);
+			msleep(jiffies_to_msecs(2 * test_hold_jiffies()));
+			continue;
+		}
+		streams++;
 		if (!wait_resume_latency(test_cpu, TEST_LIMIT_US, 1000))
 			lost++;
 		/* Wait for the relax to start, then race it. */
 		wait_resume_latency(test_cpu, NO_LIMIT, 100);
 	}
-	KUNIT_EXPECT_EQ(test, lost, 0);
+	KUNIT_ASSERT_EQ_MSG(test, streams, 50,
+			    "%d of %d pairs took a hold period", slow, i);
+	KUNIT_EXPECT_EQ_MSG(test, lost, 0, "%d of 50 streams not raised", lost);
 	expect_all(test, q, NO_LIMIT, 1000, "not relaxed at the end");
 }
 
@@ -661,6 +677,192 @@ static void blk_shallow_idle_work_rate_test(struct kunit *test)
 	KUNIT_EXPECT_LE_MSG(test, runs, ms / TEST_HOLD_MS + 1,
 			    "%lu work item runs for 200 requests in %u ms",
 			    runs, ms);
+}
+
+/* The debugfs view of @hctx, as a NUL-terminated string in @buf. */
+static void test_show(struct kunit *test, struct blk_mq_hw_ctx *hctx,
+		      char *buf, size_t size)
+{
+	struct seq_file m = { .buf = buf, .size = size - 1 };
+
+	KUNIT_ASSERT_EQ(test, blk_shallow_idle_debugfs_show(hctx, &m), 0);
+	KUNIT_ASSERT_LT_MSG(test, m.count, size - 1,
+			    "debugfs view longer than %zu bytes", size - 1);
+	buf[m.count] = '\0';
+}
+
+struct test_counts {
+	unsigned long raises, relaxes, misses, runs;
+};
+
+/* The counters of @hctx's debugfs view; @buf keeps the whole view. */
+static void test_counts(struct kunit *test, struct blk_mq_hw_ctx *hctx,
+			char *buf, struct test_counts *c)
+{
+	const char *line;
+
+	test_show(test, hctx, buf, PAGE_SIZE);
+	line = strstr(buf, "\nraises=");
+	KUNIT_ASSERT_NOT_NULL_MSG(test, line, "no counters in \"%s\"", buf);
+	KUNIT_ASSERT_EQ_MSG(test,
+			    sscanf(line + 1, "raises=%lu relaxes=%lu misses=%lu runs=%lu\n",
+				   &c->raises, &c->relaxes, &c->misses, &c->runs),
+			    4, "counters in \"%s\"", buf);
+}
+
+/* @buf holds @fmt as one whole line. */
+static __printf(3, 4) void expect_line(struct kunit *test, const char *buf,
+			const char *fmt, ...)
+{
+	char line[64];
+	va_list args;
+
+	line[0] = '\n';
+	va_start(args, fmt);
+	vsnprintf(line + 1, sizeof(line) - 2, fmt, args);
+	va_end(args);
+	strcat(line, "\n");
+	KUNIT_EXPECT_TRUE_MSG(test, strstr(buf, line) || strstarts(buf, line + 1),
+			      "no line \"%s\" in \"%s\"", line + 1, buf);
+}
+
+/*
+ * The debugfs view follows a busy period: the mode, the CPUs held, each
+ * CPU's value and the counters. A sparse completion and the one that
+ * starts a stream are misses; completions on a held CPU are not.
+ */
+static void blk_shallow_idle_debugfs_test(struct kunit *test)
+{
+	struct test_ctx *ctx = test->priv;
+	struct request_queue *q = ctx->disk->queue;
+	struct blk_mq_hw_ctx *hctx = queue_hctx(q, 0);
+	char *buf = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
+	struct test_counts c;
+	int i;
+
+	if (!IS_ENABLED(CONFIG_BLK_DEBUG_FS))
+		kunit_skip(test, "CONFIG_BLK_DEBUG_FS is off: no view");
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	test_show(test, hctx, buf, PAGE_SIZE);
+	KUNIT_EXPECT_STREQ(test, buf, "mode=off\n");
+
+	KUNIT_ASSERT_EQ(test, blk_shallow_idle_set_mode(q, TEST_LIMIT_US), 0);
+	test_counts(test, hctx, buf, &c);
+	expect_line(test, buf, "mode=%d", TEST_LIMIT_US);
+	expect_line(test, buf, "active=0 raised=0 held=");
+	expect_line(test, buf, "raises=0 relaxes=0 misses=0 runs=0");
+	expect_line(test, buf, "cpu%u=none", test_cpu);
+
+	test_issue(test, ctx);
+	test_counts(test, hctx, buf, &c);
+	KUNIT_EXPECT_EQ_MSG(test, c.misses, 1, "a sparse completion");
+	KUNIT_EXPECT_EQ(test, c.raises, 0);
+
+	test_issue(test, ctx);
+	KUNIT_ASSERT_TRUE_MSG(test, wait_resume_latency(test_cpu, TEST_LIMIT_US,
+							TEST_HOLD_MS / 2),
+			      "not raised");
+	for (i = 0; i < 10; i++)
+		test_issue(test, ctx);
+	test_counts(test, hctx, buf, &c);
+	KUNIT_EXPECT_EQ_MSG(test, c.misses, 2,
+			    "2 completions before the raise, 10 while held");
+	KUNIT_EXPECT_EQ(test, c.raises, 1);
+	KUNIT_EXPECT_EQ(test, c.relaxes, 0);
+	expect_line(test, buf, "active=1 raised=1 held=%u", test_cpu);
+	expect_line(test, buf, "cpu%u=%d", test_cpu, TEST_LIMIT_US);
+
+	expect_all(test, q, NO_LIMIT, TEST_RELAX_MS, "not relaxed");
+	test_counts(test, hctx, buf, &c);
+	KUNIT_EXPECT_EQ(test, c.raises, 1);
+	KUNIT_EXPECT_EQ(test, c.relaxes, 1);
+	KUNIT_EXPECT_EQ(test, c.misses, 2);
+	KUNIT_EXPECT_GT(test, c.runs, 0);
+	expect_line(test, buf, "active=0 raised=0 held=");
+	expect_line(test, buf, "cpu%u=none", test_cpu);
+}
+
+/* Each type of hardware queue gets one queue; every map covers every CPU. */
+static void types_map_queues(struct blk_mq_tag_set *set)
+{
+	unsigned int i;
+
+	for (i = 0; i < set->nr_maps; i++) {
+		set->map[i].nr_queues = 1;
+		set->map[i].queue_offset = i;
+		blk_mq_map_queues(&set->map[i]);
+	}
+}
+
+static const char *const test_type_names[] = {
+	[HCTX_TYPE_DEFAULT] = "default",
+	[HCTX_TYPE_READ] = "read",
+	[HCTX_TYPE_POLL] = "poll",
+};
+
+static const struct blk_mq_ops types_mq_ops = {
+	.queue_rq = test_queue_rq,
+	.map_queues = types_map_queues,
+};
+
+/*
+ * A tag set with default, read and poll hardware queues (NVMe with
+ * read_queues and poll_queues): the default and read hctxs get state for
+ * every CPU of their masks; the poll hctx gets none, as a polled request
+ * keeps its CPU busy until it completes, and its view says "mode=off".
+ */
+static void blk_shallow_idle_hctx_types_test(struct kunit *test)
+{
+	struct blk_mq_tag_set *set = kunit_kzalloc(test, sizeof(*set),
+						    GFP_KERNEL);
+	char *buf = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
+	unsigned int seen[HCTX_MAX_TYPES] = {};
+	struct blk_mq_hw_ctx *hctx;
+	struct gendisk *disk;
+	unsigned long i;
+
+	KUNIT_ASSERT_NOT_NULL(test, set);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	set->ops = &types_mq_ops;
+	set->nr_hw_queues = HCTX_MAX_TYPES;
+	set->nr_maps = HCTX_MAX_TYPES;
+	set->queue_depth = 4;
+	set->numa_node = NUMA_NO_NODE;
+	KUNIT_ASSERT_EQ(test, blk_mq_alloc_tag_set(set), 0);
+	disk = blk_mq_alloc_disk(set, NULL, test->priv);
+	if (IS_ERR(disk)) {
+		KUNIT_FAIL(test, "blk_mq_alloc_disk: %pe", disk);
+		goto free_set;
+	}
+
+	KUNIT_EXPECT_EQ(test, blk_shallow_idle_set_mode(disk->queue,
+							TEST_LIMIT_US), 0);
+	queue_for_each_hw_ctx(disk->queue, hctx, i) {
+		int want = cpumask_weight(hctx->cpumask);
+
+		seen[hctx->type]++;
+		if (hctx->type == HCTX_TYPE_POLL)
+			want = -1;
+		KUNIT_EXPECT_EQ_MSG(test, blk_shallow_idle_nr_cpus(hctx), want,
+				    "hctx%lu of type %s", i,
+				    test_type_names[hctx->type]);
+		if (hctx->type == HCTX_TYPE_POLL &&
+		    IS_ENABLED(CONFIG_BLK_DEBUG_FS)) {
+			test_show(test, hctx, buf, PAGE_SIZE);
+			KUNIT_EXPECT_STREQ(test, buf, "mode=off\n");
+		}
+	}
+	for (i = 0; i < HCTX_MAX_TYPES; i++)
+		KUNIT_EXPECT_EQ_MSG(test, seen[i], 1, "hctxs of type %s",
+				    test_type_names[i]);
+
+	KUNIT_EXPECT_EQ(test, blk_shallow_idle_set_mode(disk->queue,
+							BLK_SHALLOW_IDLE_OFF), 0);
+	queue_for_each_hw_ctx(disk->queue, hctx, i)
+		KUNIT_EXPECT_EQ(test, blk_shallow_idle_nr_cpus(hctx), -1);
+	put_disk(disk);
+free_set:
+	blk_mq_free_tag_set(set);
 }
 
 /*
@@ -1719,6 +1921,8 @@ static struct kunit_case blk_shallow_idle_test_cases[] = {
 	KUNIT_CASE(blk_shallow_idle_relax_window_test),
 	KUNIT_CASE(blk_shallow_idle_kick_during_relax_test),
 	KUNIT_CASE(blk_shallow_idle_work_rate_test),
+	KUNIT_CASE(blk_shallow_idle_debugfs_test),
+	KUNIT_CASE(blk_shallow_idle_hctx_types_test),
 	KUNIT_CASE(blk_shallow_idle_join_test),
 	KUNIT_CASE(blk_shallow_idle_completion_cpu_test),
 	KUNIT_CASE(blk_shallow_idle_requeue_test),
