@@ -25,7 +25,8 @@
 # deep state, per I/O, off / auto / c6off; the share of idle time in the
 # deep state and
 # local timer interrupts per CPU and second, off / auto / c6off; the busy
-# share of the CPUs, off / auto. DIR/curve.png (gnuplot) plots the same.
+# share of the CPUs, off / auto. DIR/curve.png plots the same. The tables
+# and the plot are scripts/report/think-curve-report.py's (matplotlib).
 # Printed, never asserted.
 #
 # Output in DIR (default $RESULTS/think-curve): bench/ (scripts/bench/bench.sh's
@@ -36,6 +37,9 @@
 set -euo pipefail
 . "$(dirname "$0")/../lib/common.sh"
 RUN_COMMIT=$(repo_head)
+# The tables and the plot (Debian's python3 and python3-matplotlib: the
+# python3 on PATH may be another one).
+REPORT_PY=(/usr/bin/python3 "$TOP/scripts/report/think-curve-report.py")
 
 usage() {
 	sed -n '4,6s/^# //p' "$0" >&2
@@ -63,119 +67,12 @@ while [ $# -gt 0 ]; do
 done
 [[ $thinks =~ ^[0-9]+(,[0-9]+)*$ ]] || die "--thinks wants a comma list of microseconds, got '$thinks'"
 
-# tables SUMMARY DIR: DIR/curve.tsv and DIR/curve.md from SUMMARY.
-tables() {
-	python3 - "$1" "$2" <<'EOF_PY'
-import json, re, sys
-s = json.load(open(sys.argv[1]))
-out = sys.argv[2]
-cells = {(c["governor"], c["workload"], c["config"]): c for c in s["cells"]}
-
-def med(gov, wl, cfg, key):
-    c = cells.get((gov, wl, cfg))
-    v = c.get(key) if c else None
-    return v.get("median") if isinstance(v, dict) else None
-
-def ratio(a, b):
-    return a / b if a is not None and b not in (None, 0) else None
-
-def f(v, fmt):
-    return "-" if v is None else fmt % v
-
-wls = sorted((w for w in s["workloads"] if re.fullmatch(r"qd1-t\d+us", w)),
-             key=lambda w: int(w[5:-2]))
-if not wls:
-    sys.exit("no qd1-t<N>us workload in " + sys.argv[1])
-cols = ["think_us", "governor", "p50_auto_off", "p99_auto_off",
-        "p50_auto_c6off", "p99_auto_c6off", "qos_per_io", "misses_per_io",
-        "deep_off", "deep_auto", "deep_c6off", "timer_off", "timer_auto",
-        "timer_c6off", "busy_off", "busy_auto", "p50_off_us", "p50_auto_us",
-        "wake_off", "wake_auto", "wake_c6off"]
-rows = []
-for wl in wls:
-    for g in s["governors"]:
-        m = lambda cfg, k: med(g, wl, cfg, k)
-        rows.append([int(wl[5:-2]), g,
-                     ratio(m("auto", "p50_us"), m("off", "p50_us")),
-                     ratio(m("auto", "p99_us"), m("off", "p99_us")),
-                     ratio(m("auto", "p50_us"), m("c6off", "p50_us")),
-                     ratio(m("auto", "p99_us"), m("c6off", "p99_us")),
-                     m("auto", "qos_per_io"), m("auto", "misses_per_io"),
-                     m("off", "deep_share"), m("auto", "deep_share"),
-                     m("c6off", "deep_share"),
-                     m("off", "timer_irq_per_cpu_s"), m("auto", "timer_irq_per_cpu_s"),
-                     m("c6off", "timer_irq_per_cpu_s"),
-                     m("off", "busy_share"), m("auto", "busy_share"),
-                     m("off", "p50_us"), m("auto", "p50_us"),
-                     m("off", "deep_wake_per_io"), m("auto", "deep_wake_per_io"),
-                     m("c6off", "deep_wake_per_io")])
-with open(out + "/curve.tsv", "w") as t:
-    t.write("\t".join(cols) + "\n")
-    for r in rows:
-        t.write("\t".join("NaN" if v is None else str(v) for v in r) + "\n")
-
-def think(us):
-    return "0" if us == 0 else ("%g ms" % (us / 1000) if us >= 1000 else "%d us" % us)
-
-with open(out + "/curve.md", "w") as o:
-    o.write("| think time | governor | p50 auto/off | p99 auto/off | p50 auto/C6 off "
-            "| p99 auto/C6 off | QoS updates / I/O | misses / I/O "
-            "| deep wakes / I/O off / auto / C6 off | deep share "
-            "off / auto / C6 off | timer IRQ/s per CPU off / auto / C6 off "
-            "| busy off / auto |\n")
-    o.write("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
-    for r in rows:
-        o.write("| %s | %s | %s | %s | %s | %s | %s | %s | %s / %s / %s | %s / %s / %s | %s / %s / %s | %s / %s |\n" % (
-            think(r[0]), r[1], f(r[2], "%.2f"), f(r[3], "%.2f"), f(r[4], "%.2f"),
-            f(r[5], "%.2f"), f(r[6], "%.3f"), f(r[7], "%.3f"),
-            f(r[18], "%.3f"), f(r[19], "%.3f"), f(r[20], "%.3f"), f(r[8], "%.2f"),
-            f(r[9], "%.2f"), f(r[10], "%.2f"), f(r[11], "%.0f"), f(r[12], "%.0f"),
-            f(r[13], "%.0f"), f(r[14], "%.2f"), f(r[15], "%.2f")))
-EOF_PY
-}
-
 # report DIR: curve.tsv, curve.md and curve.png from DIR's summary.json.
 report() {
 	local dir=$1 sum=$1/bench/summary.json
 	[ -f "$sum" ] || sum=$1/summary.json
 	[ -f "$sum" ] || die "no summary.json in $dir/bench or $dir"
-	tables "$sum" "$dir"
-	gnuplot <<-EOF_GP
-	govs = "$(cut -f2 "$dir/curve.tsv" | tail -n +2 | awk '!s[$0]++' | paste -sd' ' -)"
-	set terminal pngcairo size 1400,1000 font ",10" noenhanced
-	set output "$dir/curve.png"
-	set datafile separator "\t"
-	set datafile missing "NaN"
-	set key autotitle columnhead
-	set multiplot layout 2,2 title "Think-time curve: fio QD1 4 KiB randread, shallow_idle off / auto / C6 disabled"
-	set logscale x
-	set xlabel "think time (us; 0 plotted at 10)"
-	set grid
-	x(t) = t > 0 ? t : 10
-	set title "latency ratios (1 = no change)"
-	set yrange [0:*]
-	plot for [g in govs] "$dir/curve.tsv" using (strcol(2) eq g ? x(\$1) : NaN):3 with linespoints title "p50 auto/off ".g, \
-	     for [g in govs] "$dir/curve.tsv" using (strcol(2) eq g ? x(\$1) : NaN):4 with linespoints title "p99 auto/off ".g, \
-	     for [g in govs] "$dir/curve.tsv" using (strcol(2) eq g ? x(\$1) : NaN):5 with linespoints dashtype 2 title "p50 auto/C6 off ".g, \
-	     for [g in govs] "$dir/curve.tsv" using (strcol(2) eq g ? x(\$1) : NaN):6 with linespoints dashtype 2 title "p99 auto/C6 off ".g
-	set title "per I/O: deep-state wakes (off, auto), PM QoS updates and misses (auto)"
-	plot for [g in govs] "$dir/curve.tsv" using (strcol(2) eq g ? x(\$1) : NaN):19 with linespoints title "deep wakes/IO off ".g, \
-	     for [g in govs] "$dir/curve.tsv" using (strcol(2) eq g ? x(\$1) : NaN):20 with linespoints title "deep wakes/IO auto ".g, \
-	     for [g in govs] "$dir/curve.tsv" using (strcol(2) eq g ? x(\$1) : NaN):7 with linespoints title "QoS/IO ".g, \
-	     for [g in govs] "$dir/curve.tsv" using (strcol(2) eq g ? x(\$1) : NaN):8 with linespoints title "misses/IO ".g
-	set title "share of idle time in the deep state"
-	set yrange [0:1]
-	plot for [g in govs] "$dir/curve.tsv" using (strcol(2) eq g ? x(\$1) : NaN):9 with linespoints title "off ".g, \
-	     for [g in govs] "$dir/curve.tsv" using (strcol(2) eq g ? x(\$1) : NaN):10 with linespoints title "auto ".g, \
-	     for [g in govs] "$dir/curve.tsv" using (strcol(2) eq g ? x(\$1) : NaN):11 with linespoints title "C6 off ".g
-	set title "local timer interrupts per CPU and second"
-	set yrange [0:*]
-	plot for [g in govs] "$dir/curve.tsv" using (strcol(2) eq g ? x(\$1) : NaN):12 with linespoints title "off ".g, \
-	     for [g in govs] "$dir/curve.tsv" using (strcol(2) eq g ? x(\$1) : NaN):13 with linespoints title "auto ".g, \
-	     for [g in govs] "$dir/curve.tsv" using (strcol(2) eq g ? x(\$1) : NaN):14 with linespoints title "C6 off ".g
-	unset multiplot
-	EOF_GP
-	cat "$dir/curve.md"
+	"${REPORT_PY[@]}" --report "$dir"
 	# The modeled energy per think time (a model, never a measurement).
 	if [ -f "$dir/bench/cells.json" ] && python3 "$TOP/scripts/report/energy-model.py" "$dir/bench" > "$dir/energy.md"; then
 		echo
@@ -185,11 +82,7 @@ report() {
 }
 
 if [ -n "$md_only" ]; then
-	t=$(mktemp -d)
-	tables "$md_only" "$t"
-	cat "$t/curve.md"
-	rm -rf "$t"
-	exit 0
+	exec "${REPORT_PY[@]}" --md "$md_only"
 fi
 if [ -n "$report_only" ]; then
 	report "$report_only"

@@ -8,7 +8,7 @@ set -euo pipefail
 . "$(dirname "$0")/../lib/common.sh"
 
 PKGS=(bc bison build-essential busybox-static codespell cpio dwarves fio flex
-      gnuplot-nox kmod libelf-dev libssl-dev python3-git python3-ply
+      kmod libelf-dev libssl-dev python3-git python3-ply
       qemu-system-x86 rsync xz-utils)
 
 missing=()

@@ -1,0 +1,221 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""think-curve-report.py --report DIR | --md SUMMARY - the think-time curve.
+
+The tables and the plot of a scripts/bench/think-curve.sh run, from the
+summary.json that scripts/bench/bench.sh wrote (scripts/report/
+bench-report.py). Per think time (the workloads qd1-t<N>us) and governor:
+p50 and p99 ratios auto/off and auto/c6off; PM QoS updates and misses per
+I/O with auto; completions that ran on a CPU woken from a deep state, per
+I/O, off / auto / c6off; the share of idle time in the deep state and
+local timer interrupts per CPU and second, off / auto / c6off; the busy
+share of the CPUs, off / auto; the medians over the repetitions, "-" (NaN
+in the TSV) where a cell or a figure is missing.
+
+  --report DIR   DIR/curve.tsv, DIR/curve.md and DIR/curve.png (matplotlib,
+                 four panels: latency ratios, per-I/O counts, deep share,
+                 timer interrupts; without matplotlib a warning and no
+                 curve.png) from DIR/bench/summary.json, else
+                 DIR/summary.json; prints curve.md.
+  --md SUMMARY   prints the table of SUMMARY only (scripts/report/figures.sh).
+
+Printed, never asserted. Files are written to a temporary file and
+renamed into place. Exit status 0, 1 on errors (no summary, no qd1-t<N>us
+workload), 2 on usage errors.
+"""
+
+import json
+import os
+import re
+import sys
+
+COLS = ["think_us", "governor", "p50_auto_off", "p99_auto_off",
+        "p50_auto_c6off", "p99_auto_c6off", "qos_per_io", "misses_per_io",
+        "deep_off", "deep_auto", "deep_c6off", "timer_off", "timer_auto",
+        "timer_c6off", "busy_off", "busy_auto", "p50_off_us", "p50_auto_us",
+        "wake_off", "wake_auto", "wake_c6off"]
+
+
+def die(msg, status=1):
+    sys.stderr.write("think-curve-report: %s\n" % msg)
+    sys.exit(status)
+
+
+def ratio(a, b):
+    return a / b if a is not None and b not in (None, 0) else None
+
+
+def f(v, fmt):
+    return "-" if v is None else fmt % v
+
+
+def rows_of(path):
+    """The rows of the curve (columns COLS) from summary.json PATH."""
+    try:
+        with open(path) as fh:
+            s = json.load(fh)
+    except (OSError, ValueError) as e:
+        die("cannot read %s: %s" % (path, e))
+    cells = {(c["governor"], c["workload"], c["config"]): c
+             for c in s["cells"]}
+
+    def med(gov, wl, cfg, key):
+        c = cells.get((gov, wl, cfg))
+        v = c.get(key) if c else None
+        return v.get("median") if isinstance(v, dict) else None
+
+    wls = sorted((w for w in s["workloads"]
+                  if re.fullmatch(r"qd1-t\d+us", w)),
+                 key=lambda w: int(w[5:-2]))
+    if not wls:
+        die("no qd1-t<N>us workload in " + path)
+    rows = []
+    for wl in wls:
+        for g in s["governors"]:
+            def m(cfg, k, g=g, wl=wl):
+                return med(g, wl, cfg, k)
+            rows.append([int(wl[5:-2]), g,
+                         ratio(m("auto", "p50_us"), m("off", "p50_us")),
+                         ratio(m("auto", "p99_us"), m("off", "p99_us")),
+                         ratio(m("auto", "p50_us"), m("c6off", "p50_us")),
+                         ratio(m("auto", "p99_us"), m("c6off", "p99_us")),
+                         m("auto", "qos_per_io"), m("auto", "misses_per_io"),
+                         m("off", "deep_share"), m("auto", "deep_share"),
+                         m("c6off", "deep_share"),
+                         m("off", "timer_irq_per_cpu_s"),
+                         m("auto", "timer_irq_per_cpu_s"),
+                         m("c6off", "timer_irq_per_cpu_s"),
+                         m("off", "busy_share"), m("auto", "busy_share"),
+                         m("off", "p50_us"), m("auto", "p50_us"),
+                         m("off", "deep_wake_per_io"),
+                         m("auto", "deep_wake_per_io"),
+                         m("c6off", "deep_wake_per_io")])
+    return rows
+
+
+def tsv(rows):
+    lines = ["\t".join(COLS)]
+    for r in rows:
+        lines.append("\t".join("NaN" if v is None else str(v) for v in r))
+    return "\n".join(lines) + "\n"
+
+
+def think(us):
+    if us == 0:
+        return "0"
+    return "%g ms" % (us / 1000) if us >= 1000 else "%d us" % us
+
+
+def md(rows):
+    out = ["| think time | governor | p50 auto/off | p99 auto/off "
+           "| p50 auto/C6 off | p99 auto/C6 off | QoS updates / I/O "
+           "| misses / I/O | deep wakes / I/O off / auto / C6 off "
+           "| deep share off / auto / C6 off "
+           "| timer IRQ/s per CPU off / auto / C6 off | busy off / auto |",
+           "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for r in rows:
+        out.append("| %s | %s | %s | %s | %s | %s | %s | %s "
+                   "| %s / %s / %s | %s / %s / %s | %s / %s / %s "
+                   "| %s / %s |" % (
+                       think(r[0]), r[1], f(r[2], "%.2f"), f(r[3], "%.2f"),
+                       f(r[4], "%.2f"), f(r[5], "%.2f"), f(r[6], "%.3f"),
+                       f(r[7], "%.3f"), f(r[18], "%.3f"), f(r[19], "%.3f"),
+                       f(r[20], "%.3f"), f(r[8], "%.2f"), f(r[9], "%.2f"),
+                       f(r[10], "%.2f"), f(r[11], "%.0f"), f(r[12], "%.0f"),
+                       f(r[13], "%.0f"), f(r[14], "%.2f"), f(r[15], "%.2f")))
+    return "\n".join(out) + "\n"
+
+
+def write(path, text):
+    tmp = "%s.%d.tmp" % (path, os.getpid())
+    with open(tmp, "w") as fh:
+        fh.write(text)
+    os.replace(tmp, path)
+
+
+# The panels of curve.png: title, y range, and per line the column,
+# its label and whether it is dashed.
+PANELS = [
+    ("latency ratios (1 = no change)", (0, None),
+     [("p50_auto_off", "p50 auto/off", False),
+      ("p99_auto_off", "p99 auto/off", False),
+      ("p50_auto_c6off", "p50 auto/C6 off", True),
+      ("p99_auto_c6off", "p99 auto/C6 off", True)]),
+    ("per I/O: deep-state wakes (off, auto), PM QoS updates and misses "
+     "(auto)", (None, None),
+     [("wake_off", "deep wakes/IO off", False),
+      ("wake_auto", "deep wakes/IO auto", False),
+      ("qos_per_io", "QoS/IO", False),
+      ("misses_per_io", "misses/IO", False)]),
+    ("share of idle time in the deep state", (0, 1),
+     [("deep_off", "off", False), ("deep_auto", "auto", False),
+      ("deep_c6off", "C6 off", False)]),
+    ("local timer interrupts per CPU and second", (0, None),
+     [("timer_off", "off", False), ("timer_auto", "auto", False),
+      ("timer_c6off", "C6 off", False)]),
+]
+
+
+def plot(rows, png):
+    """curve.png from ROWS; a warning and no file without matplotlib."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        sys.stderr.write("think-curve-report: warning: no matplotlib "
+                         "(python3-matplotlib), no %s\n" % png)
+        return
+    govs = list(dict.fromkeys(r[1] for r in rows))
+    fig, axes = plt.subplots(2, 2, figsize=(14, 10))
+    fig.suptitle("Think-time curve: fio QD1 4 KiB randread, shallow_idle "
+                 "off / auto / C6 disabled")
+    for ax, (title, (lo, hi), lines) in zip(axes.flat, PANELS):
+        for col, label, dashed in lines:
+            i = COLS.index(col)
+            for g in govs:
+                pts = [(r[0] if r[0] > 0 else 10, r[i]) for r in rows
+                       if r[1] == g and r[i] is not None]
+                if pts:
+                    ax.plot([p[0] for p in pts], [p[1] for p in pts],
+                            marker="o", linestyle="--" if dashed else "-",
+                            label="%s %s" % (label, g))
+        ax.set_xscale("log")
+        ax.set_xlabel("think time (us; 0 plotted at 10)")
+        ax.set_title(title)
+        ax.grid(True)
+        if lo is not None:
+            ax.set_ylim(bottom=lo)
+        if hi is not None:
+            ax.set_ylim(top=hi)
+        ax.legend(fontsize=7)
+    fig.tight_layout()
+    tmp = "%s.%d.tmp.png" % (png[:-4], os.getpid())
+    fig.savefig(tmp, dpi=100)
+    plt.close(fig)
+    os.replace(tmp, png)
+
+
+def main():
+    args = sys.argv[1:]
+    if len(args) != 2 or args[0] not in ("--report", "--md"):
+        die("usage: think-curve-report.py --report DIR | --md SUMMARY", 2)
+    if args[0] == "--md":
+        sys.stdout.write(md(rows_of(args[1])))
+        return
+    d = args[1]
+    summary = os.path.join(d, "bench", "summary.json")
+    if not os.path.isfile(summary):
+        summary = os.path.join(d, "summary.json")
+    if not os.path.isfile(summary):
+        die("no summary.json in %s/bench or %s" % (d, d))
+    rows = rows_of(summary)
+    write(os.path.join(d, "curve.tsv"), tsv(rows))
+    text = md(rows)
+    write(os.path.join(d, "curve.md"), text)
+    plot(rows, os.path.join(d, "curve.png"))
+    sys.stdout.write(text)
+
+
+if __name__ == "__main__":
+    main()
