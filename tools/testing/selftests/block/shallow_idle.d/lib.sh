@@ -22,6 +22,8 @@ dev=""
 devs=""
 failslab_saved=""
 wq_saved=""
+# /sys/kernel/rcu_expedited before rcu_expedite, restored by case_teardown
+rcu_saved=""
 
 # ---- set-up and teardown of a case ----------------------------------------
 
@@ -64,6 +66,16 @@ case_teardown() {
 	[ -z "$wq_saved" ] ||
 		echo "$wq_saved" > /sys/devices/virtual/workqueue/cpumask
 	wq_saved=""
+	[ -z "$rcu_saved" ] || echo "$rcu_saved" > /sys/kernel/rcu_expedited
+	rcu_saved=""
+}
+
+# rcu_expedite: expedited RCU grace periods until case_teardown (a mode
+# change waits for one before it frees the state it replaced); fails if
+# the kernel has no /sys/kernel/rcu_expedited.
+rcu_expedite() {
+	rcu_saved=$(cat /sys/kernel/rcu_expedited 2>/dev/null) &&
+		echo 1 > /sys/kernel/rcu_expedited
 }
 
 # make_nullb NAME KEY=VALUE...: a powered-on null_blk device, deleted by
