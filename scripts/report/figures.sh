@@ -847,7 +847,7 @@ ts_md() {
 	echo "| kunit | $(st kunit) | the suites: $kcases KUnit cases ($kparam parameterized, one result per parameter at run time) with $kexp expectation and assertion sites (\`KUNIT_EXPECT_*\`, \`KUNIT_ASSERT_*\`, \`KUNIT_FAIL\`), every result ok, none skipped; and the kernel log without a report |"
 	echo "| platform | $(st platform) | the platform self-test, every TAP case ok; and the kernel log |"
 	echo "| kselftest | $(st kselftest) | one per table and governor (2 x 2): all $nks cases of \`shallow_idle.d/\` ok, none skipped; the KUnit suites at boot; the kernel log of the run; kmemleak's two scans |"
-	echo "| torture | $(st torture) | one per TAP check of the torture (each worker's errors, fio, no hang, relaxed after the run, C6 used again, cleanup, kmemleak, trace balance) and the guest's exit; and the kernel log |"
+	echo "| torture | $(st torture) | one per TAP check of the torture (each worker's errors, the values during the storms, fio, no hang, relaxed after the run, C6 used again, cleanup, kmemleak, trace balance) and the guest's exit; and the kernel log |"
 	echo "<!-- figures test-steps end -->"
 }
 

@@ -40,6 +40,11 @@
 #      gov        teo <-> menu
 #      driver     rmmod emu_cstates, 0.2 s without a cpuidle driver, insmod
 #                 with the next table (skx, icx, amd, spr)
+#      values     not a storm, a check of the values during the storms:
+#                 twice a second every hctx's debugfs view; a CPU whose
+#                 request holds a limit while its hctx does not hold it,
+#                 in three decisive samples in a row (samples during a
+#                 hotplug or remap write decide nothing), is an error
 #    The scheduler and submit_queues/poll_queues writes may see EBUSY from
 #    each other (both trylock the tag set's update_nr_hwq_lock: baseline
 #    behaviour), CPU hotplug and governor writes may too: retried for as
@@ -65,8 +70,9 @@
 #
 # Counts (short / long; TARGETS in torture.d/KIND): toggles 1000/8000,
 # hotplug cycles 50/400, nrq 20/150, createdel 8/60, sched 20/150, gov
-# 20/150, driver 8/60; the run lasts at least 60/900 s and ends when every
-# count is reached (about 2 / 16 minutes on the debug kernel under TCG).
+# 20/150, driver 8/60, values samples 50/400; the run lasts at least
+# 60/900 s and ends when every count is reached (about 4 / 16 minutes on
+# the debug kernel under TCG).
 # torture_max_s=S (default 1200/2400) is the cap, torture_hang_s=S
 # (default 300) the hang limit of a worker or device; both end the run as
 # a hang. torture_skip=KIND,... leaves workers out (e.g. one whose known
@@ -110,7 +116,7 @@ TR=/sys/kernel/tracing
 NO_CONSTRAINT=2147483647
 DEVS="tq0 tq1 tq2"
 # The storms of workers (torture.d/KIND), in the order they start.
-ALL_KINDS="toggle hotplug nrq createdel sched gov driver"
+ALL_KINDS="toggle hotplug nrq createdel sched gov driver values"
 SKIP=$(echo "${torture_skip:-}" | tr ',' ' ')
 skipped() {
 	case " $SKIP " in *" $1 "*) return 0 ;; esac
