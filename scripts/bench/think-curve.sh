@@ -69,10 +69,9 @@ done
 
 # report DIR: curve.tsv, curve.md and curve.png from DIR's summary.json.
 report() {
-	local dir=$1 sum=$1/bench/summary.json
-	[ -f "$sum" ] || sum=$1/summary.json
-	[ -f "$sum" ] || die "no summary.json in $dir/bench or $dir"
-	"${REPORT_PY[@]}" --report "$dir"
+	local dir=$1
+	# It finds the summary.json (DIR/bench or DIR) and fails without one.
+	"${REPORT_PY[@]}" --report "$dir" || die "think-curve-report.py failed on $dir"
 	# The modeled energy per think time (a model, never a measurement).
 	if [ -f "$dir/bench/cells.json" ] && python3 "$TOP/scripts/report/energy-model.py" "$dir/bench" > "$dir/energy.md"; then
 		echo
