@@ -138,12 +138,17 @@ static const struct blk_mq_ops test_mq_ops = {
 	.complete = test_complete_rq,
 };
 
-/* A tag set of one hardware queue, four tags deep. */
+/*
+ * A tag set of @nr_maps queue maps with one hardware queue each (@ops maps
+ * them when there is more than one), four tags deep.
+ */
 static int test_alloc_tag_set(struct blk_mq_tag_set *set,
-			      const struct blk_mq_ops *ops, unsigned int flags)
+			      const struct blk_mq_ops *ops, unsigned int flags,
+			      unsigned int nr_maps)
 {
 	set->ops = ops;
-	set->nr_hw_queues = 1;
+	set->nr_hw_queues = nr_maps;
+	set->nr_maps = nr_maps;
 	set->queue_depth = 4;
 	set->numa_node = NUMA_NO_NODE;
 	set->flags = flags;
@@ -234,7 +239,8 @@ static int test_init(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, ctx);
 	test_cpu = cpumask_first(cpu_online_mask);
 	KUNIT_ASSERT_EQ(test, set_cpus_allowed_ptr(current, cpumask_of(test_cpu)), 0);
-	KUNIT_ASSERT_EQ(test, test_alloc_tag_set(&ctx->set, &test_mq_ops, 0), 0);
+	KUNIT_ASSERT_EQ(test,
+			test_alloc_tag_set(&ctx->set, &test_mq_ops, 0, 1), 0);
 	ctx->disk = blk_mq_alloc_disk(&ctx->set, NULL, ctx);
 	if (IS_ERR(ctx->disk)) {
 		blk_mq_free_tag_set(&ctx->set);
@@ -847,12 +853,8 @@ static void blk_shallow_idle_hctx_types_test(struct kunit *test)
 
 	KUNIT_ASSERT_NOT_NULL(test, set);
 	KUNIT_ASSERT_NOT_NULL(test, buf);
-	set->ops = &types_mq_ops;
-	set->nr_hw_queues = HCTX_MAX_TYPES;
-	set->nr_maps = HCTX_MAX_TYPES;
-	set->queue_depth = 4;
-	set->numa_node = NUMA_NO_NODE;
-	KUNIT_ASSERT_EQ(test, blk_mq_alloc_tag_set(set), 0);
+	KUNIT_ASSERT_EQ(test, test_alloc_tag_set(set, &types_mq_ops, 0,
+						 HCTX_MAX_TYPES), 0);
 	disk = blk_mq_alloc_disk(set, NULL, test->priv);
 	if (IS_ERR(disk)) {
 		KUNIT_FAIL(test, "blk_mq_alloc_disk: %pe", disk);
@@ -1032,7 +1034,7 @@ static void blk_shallow_idle_blocking_test(struct kunit *test)
 	init_completion(&b->slept);
 	INIT_WORK(&b->work, blocking_work_fn);
 	KUNIT_ASSERT_EQ(test, test_alloc_tag_set(&b->set, &blocking_mq_ops,
-						 BLK_MQ_F_BLOCKING), 0);
+						 BLK_MQ_F_BLOCKING, 1), 0);
 	b->sleeper = blk_mq_alloc_disk(&b->set, NULL, b);
 	b->disk = IS_ERR(b->sleeper) ? b->sleeper :
 		  blk_mq_alloc_disk(&b->set, NULL, b);
