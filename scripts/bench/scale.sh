@@ -29,7 +29,7 @@
 # measured.
 #
 # --report DIR... prints the table of one or more such folders side by
-# side (scripts/report/figures.sh).
+# side (scripts/report/scale-report.py; scripts/report/figures.py quotes it).
 #
 # Output: DIR (default $RESULTS/scale): rounds.tsv, rates.tsv (see
 # tools/guest/scale.sh), scale.md, run.txt (command, platform, date,
@@ -44,80 +44,9 @@ usage() {
 	exit 2
 }
 
-# col DIR - the column of one folder: one value per row of report().
-col() {
-	local d=$1 w
-	[ -s "$d/rounds.tsv" ] && [ -s "$d/rates.tsv" ] || die "$d: no rounds.tsv or rates.tsv"
-	for w in 1q-1job 1q-2jobs; do
-		# CPUs given a limit per stream: median [min-max]
-		# shellcheck disable=SC2046
-		stats %.0f $(awk -F'\t' -v w=$w '$1 == w { print $4 }' "$d/rounds.tsv") |
-			awk -F'\t' '{ print ($2 == $3 ? $1 : $1 " [" $2 "-" $3 "]") " of 8" }'
-	done
-	# shellcheck disable=SC2046
-	stats %.0f $(awk -F'\t' '$1 == "1q-1job" { print $5 }' "$d/rounds.tsv") | cut -f1
-	for w in 1q-1job 1q-2jobs; do
-		local r
-		r=$(awk -F'\t' -v w=$w '$1 == w && $9 != "-" { print $9 / 1000 }' "$d/rounds.tsv")
-		if [ -z "$r" ]; then
-			echo "nothing raised"
-		else
-			# shellcheck disable=SC2086
-			stats %.1f $r | awk -F'\t' '{ print $1 " [" $2 "-" $3 "]" }'
-		fi
-	done
-	awk -F'\t' '$1 ~ /^1q-/ && $8 > m { m = $8 } END { print m + 0 }' "$d/rounds.tsv"
-	awk -F'\t' 'NR == 1 { next }
-	function mean6(s,   a, i, t) { split(s, a, ","); for (i = 1; i <= 6; i++) t += a[i]; return t / 6 }
-	function cpu(s, n,   a) { split(s, a, ","); return a[n + 1] }
-	{ sec[$1] = $2; io[$1] = $3; cpus[$1] = $4; sets[$1] = $5; upd[$1] = $6; runs[$1] = $7
-	  loc[$1] = $10; res[$1] = $11; cal[$1] = $12 }
-	END {
-		o = "8ns-off"; a = "8ns-auto"
-		printf "%.0f / %.0f\n", io[o] / sec[o], io[a] / sec[a]
-		printf "%d of 8\n", cpus[a]
-		printf "%.0f\n", runs[a] / sec[a]
-		printf "%.0f\n", upd[a] / sec[a]
-		printf "%.0f / %.0f\n", cpu(loc[o], 6) / sec[o], cpu(loc[a], 6) / sec[a]
-		printf "%.0f / %.0f\n", mean6(loc[o]) / sec[o], mean6(loc[a]) / sec[a]
-		printf "%.0f / %.0f\n", cpu(res[o], 6) / sec[o], cpu(res[a], 6) / sec[a]
-		printf "%.0f / %.0f\n", cpu(cal[o], 6) / sec[o], cpu(cal[a], 6) / sec[a]
-	}' "$d/rates.tsv"
-}
-
-# report DIR... - the markdown table, one column per folder.
-report() {
-	local d rows=(
-		"one hctx for 8 CPUs, 1 stream (CPU 0): CPUs given a limit per stream"
-		"one hctx for 8 CPUs, 2 streams (CPUs 0, 4): CPUs given a limit per stream"
-		"one hctx, 1 stream: limit sets (PM QoS requests set to a limit) per stream"
-		"one hctx, 1 stream: relaxed after the last completion, ms"
-		"one hctx, 2 streams: relaxed after the last completion, ms"
-		"longest run of the work item, us"
-		"8 namespaces, 6 streams: IOPS, off / auto"
-		"8 namespaces, auto: CPUs given a limit"
-		"8 namespaces, auto: work runs per second"
-		"8 namespaces, auto: PM QoS calls (add, update) per second"
-		"timer interrupts per second on the idle CPU 6, off / auto"
-		"timer interrupts per second per busy CPU 0-5, off / auto"
-		"rescheduling IPIs per second on the idle CPU 6, off / auto"
-		"function call IPIs per second on the idle CPU 6, off / auto")
-	local cols=() head="| |" sep="|---|" i
-	for d in "$@"; do
-		cols+=("$(col "$d")")
-		head="$head $(sed -n 's/^label=//p' "$d/run.txt") |"
-		sep="$sep---|"
-	done
-	echo "$head"
-	echo "$sep"
-	for i in "${!rows[@]}"; do
-		printf '| %s |' "${rows[$i]}"
-		for d in "${cols[@]}"; do
-			printf ' %s |' "$(sed -n "$((i + 1))p" <<< "$d")"
-		done
-		echo
-	done
-}
+# report DIR... - the markdown table, one column per folder
+# (scripts/report/scale-report.py).
+report() { python3 "$TOP/scripts/report/scale-report.py" "$@"; }
 
 build=$BUILD rounds=10 runtime=2 out="" scommit="" label="" report_dirs=()
 args=("$@")

@@ -8,7 +8,7 @@
 #
 # Needs the baseline tree (scripts/setup/baseline.sh). Writes
 # data/state-tables/tables.tsv and run.txt (the command, the tree, the
-# date), which scripts/report/figures.sh turns into the cover letter's table.
+# date), which scripts/report/figures.py turns into the cover letter's table.
 # Fails if a table cannot be parsed.
 set -euo pipefail
 TOP=$(cd "$(dirname "$0")/../.." && pwd)

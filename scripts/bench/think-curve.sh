@@ -33,7 +33,7 @@
 # output: summary.json, bench.md, cells.json, ...), curve.tsv, curve.md,
 # curve.png, run.txt (command, platform, date, commit). --report DIR only
 # rebuilds curve.* from DIR/bench/summary.json (or DIR/summary.json);
-# --md SUMMARY only prints the table of a summary.json (scripts/report/figures.sh).
+# --md SUMMARY only prints the table of a summary.json (scripts/report/figures.py).
 set -euo pipefail
 . "$(dirname "$0")/../lib/common.sh"
 RUN_COMMIT=$(repo_head)
@@ -112,11 +112,7 @@ rc=0
 	else
 		echo "platform=$(tcg_platform 2) (isolated: scripts/qemu/guest.sh --isolate)"
 	fi
-	echo "kernel=$(series_kernel)"
-	echo "table=$table"
-	echo "date=$(date -u +%Y-%m-%d)"
-	echo "commit=$RUN_COMMIT"
-	echo "wall_s=$((SECONDS - start))"
+	record_tail "$table" "$start"
 } > "$out/run.txt"
 [ $rc = 0 ] || die "bench.sh failed (exit $rc); see $out/bench"
 report "$out"

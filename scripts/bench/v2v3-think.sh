@@ -18,7 +18,7 @@
 # patches do not change; its run.txt names the run) instead of building
 # and measuring v2 again: v3 is measured alone.
 #
-# --md DIR prints the table of such a run (scripts/report/figures.sh); with DRAFT,
+# --md DIR prints the table of such a run (scripts/report/figures.py); with DRAFT,
 # the directory of an earlier run, its v3 auto column is added as "v3
 # draft" (the series as it was then: data/v2v3-think-draft).
 #

@@ -9,7 +9,7 @@ curve.tsv, bench/ with cells.json, run.txt): per think time (default 0,
 the deep state per I/O (off / auto / C6 disabled), p99 latency with auto
 over off, and the modeled power of scripts/report/energy-model.py (a model,
 labelled as such). Prints Markdown on stdout; exit status 1 when a think
-time or a column is missing, 2 on usage errors. scripts/report/figures.sh calls
+time or a column is missing, 2 on usage errors. scripts/report/figures.py calls
 it; it writes nothing.
 """
 import csv

@@ -20,7 +20,7 @@ targets of the benchmark issue beside them: auto at most C6 disabled and at
 most /dev/cpu_dma_latency, in power and in energy per I/O (at QD1 the
 package is awake for the whole run in every configuration, so energy per
 I/O follows IOPS), and its cost over off. Prints the tables as Markdown and, unless
---no-write (scripts/report/figures.sh), writes them to BENCH_DIR/energy.md and
+--no-write (scripts/report/figures.py), writes them to BENCH_DIR/energy.md and
 BENCH_DIR/energy.json. Exit status 0, 1 when BENCH_DIR has no usable
 cell, 2 on usage errors.
 """

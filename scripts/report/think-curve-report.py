@@ -17,7 +17,7 @@ in the TSV) where a cell or a figure is missing.
                  timer interrupts; without matplotlib a warning and no
                  curve.png) from DIR/bench/summary.json, else
                  DIR/summary.json; prints curve.md.
-  --md SUMMARY   prints the table of SUMMARY only (scripts/report/figures.sh).
+  --md SUMMARY   prints the table of SUMMARY only (scripts/report/figures.py).
 
 Printed, never asserted. Files are written to a temporary file and
 renamed into place. Exit status 0, 1 on errors (no summary, no qd1-t<N>us
