@@ -218,6 +218,17 @@ series_kernel() {
 		"$(git -C "$BASE_DIR" rev-parse --short series)" "$BASE_VER"
 }
 
+# record_tail TABLE START - the last keys of a benchmark's run.txt: the
+# kernel measured, TABLE, the date, the repository commit ($RUN_COMMIT) and
+# the seconds since START (a value of $SECONDS).
+record_tail() {
+	echo "kernel=$(series_kernel)"
+	echo "table=$1"
+	echo "date=$(date -u +%Y-%m-%d)"
+	echo "commit=$RUN_COMMIT"
+	echo "wall_s=$((SECONDS - $2))"
+}
+
 # stamp_clear DIR - the build in DIR is about to change: no valid stamp.
 stamp_clear() {
 	rm -f "$1/$STAMP"

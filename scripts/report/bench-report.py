@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 """bench-report.py DIR - the report of a scripts/bench/bench.sh run.
+bench-report.py --jobs DIR... - the per-job table of several such runs.
 
 Reads the cells below DIR: every meta/LABEL.json (the per-cell counters of
 tools/guest/bench.sh), the fio JSON fio/LABEL.json beside its meta/ folder
@@ -18,6 +19,15 @@ p99 per workload and configuration, and the idle-state shares during the
 first workload with the deep share after the I/O stopped; without
 matplotlib a warning and no bench.png). Prints bench.md. Every file is
 written to a temporary file and renamed into place.
+
+A workload that ran several fio jobs at once (a job file without
+group_reporting, such as tools/bench/mixed-think.fio) also gets per job,
+in its cells and summary ("jobs": name, CPU, p50, p99, IOPS and the
+completions on the job's CPU that woke it from a deep state, per I/O, from
+the per-CPU counts of tools/guest/bench.sh) and a per-job table in
+bench.md. --jobs prints that table for the runs DIR... (their
+summary.json), a first column naming each by its folder
+(scripts/bench/mixed-think.sh).
 
 The JSON files keep the key order, the list order, the null rules and the
 number formatting of the jq programs that scripts/bench/bench.sh ran
@@ -417,11 +427,13 @@ def cell(m, fio, info):
     run's info.json."""
     deep = each(alt(get(info, "deep_states"), []))
     d = []
+    names = []
     for job in each(alt(get(fio, "jobs"), [])):
         if jq_eq(alt(path(job, "job options", "ioengine"), ""), "cpuio"):
             continue
         d.append(get(job, "read") if jq_cmp(alt(path(job, "read", "total_ios"), 0), 0) > 0
                  else get(job, "write"))
+        names.append((alt(get(job, "jobname"), "?"), alt(path(job, "job options", "cpus_allowed"), None)))
     if not (len(d) > 0 and jq_eq(get(m, "fio_rc"), 0) and get(m, "config_ok") is not False):
         d = None
     idle_us = get(m, "idle_us")
@@ -461,7 +473,7 @@ def cell(m, fio, info):
     energy_after = alt(get(m, "energy_after_uj"), None)
     wake = get(m, "wake")
     dbg = get(m, "debugfs")
-    return {
+    out = {
         "table": get(m, "table"), "idle": get(m, "idle"), "mode": get(m, "mode"),
         "governor": get(m, "governor"), "config": get(m, "config"),
         "workload": get(m, "workload"), "rep": get(m, "rep"),
@@ -504,6 +516,26 @@ def cell(m, fio, info):
         "ctl_ns_per_io": emu_delta("ctl_ns"),
         "late_mean_ns": emu_delta("late_sum_ns"),
     }
+    if d is not None and len(d) > 1:
+        out["jobs"] = [job_cell(name, cpus, x, alt(get(wake, "per_cpu"), None))
+                       for (name, cpus), x in zip(names, d)]
+    return out
+
+
+def job_cell(name, cpus, d, per_cpu):
+    """One fio job of a cell that ran several (a workload without
+    group_reporting, e.g. tools/bench/mixed-think.fio): its latency, its
+    IOPS and, when it ran on one CPU, the completions on that CPU that woke
+    it from a deep state, per completion (the device completes on the
+    submitting CPU: QUEUE_FLAG_SAME_FORCE)."""
+    def p(k, q):
+        v = alt(path(d, k, "percentile", q), None)
+        return None if v is None else divide(v, 1000)
+
+    cw = get(per_cpu, cpus) if isinstance(cpus, str) and cpus.isdigit() else None
+    return {"name": name, "cpus": cpus, "iops": get(d, "iops"), "ios": get(d, "total_ios"),
+            "p50_us": p("lat_ns", "50.000000"), "p99_us": p("lat_ns", "99.000000"),
+            "deep_wake_per_io": None if cw is None else div(cw[1], cw[0])}
 
 
 METRICS = ["p50_us", "p99_us", "p999_us", "max_us", "clat_p50_us", "clat_p99_us",
@@ -545,6 +577,8 @@ def summary(cells, infos):
         for k in METRICS:
             row[k] = stats([get(c, k) for c in g])
         row["state_share"] = {s: stats([get(get(c, "state_share"), s) for c in g]) for s in states}
+        if any("jobs" in c for c in g):
+            row["jobs"] = job_rows(g)
         out_cells.append(row)
 
     ratios = []
@@ -587,6 +621,23 @@ def summary(cells, infos):
         "ratios": ratios,
         "overhead": overhead,
     }
+
+
+JOB_METRICS = ["p50_us", "p99_us", "iops", "deep_wake_per_io"]
+
+
+def job_rows(g):
+    """Per fio job (by name, in the order of the first cell), the median,
+    min and max over the repetitions g of a workload with several jobs."""
+    first = next(c for c in g if "jobs" in c)
+    out = []
+    for j in first["jobs"]:
+        js = [x for c in g for x in c.get("jobs", []) if x["name"] == j["name"]]
+        row = {"name": j["name"], "cpus": j["cpus"]}
+        for k in JOB_METRICS:
+            row[k] = stats([x[k] for x in js])
+        out.append(row)
+    return out
 
 
 def first_cell(s, g, w, c):
@@ -707,6 +758,72 @@ def rows(s, getters, kinds):
     return out
 
 
+JOB_HEADER = ["| governor | workload | config | job | CPU | p50 us | p99 us | IOPS | deep wakes/IO |",
+              "|---|---|---|---|---:|---:|---:|---:|---:|"]
+
+
+def job_lines(s, first=None):
+    """Per job of the workloads that ran several fio jobs, in the order of
+    the run, one Markdown row ("median (min-max)"); with first, a first
+    column of that value."""
+    sel = [c for c in s["cells"] if "jobs" in c]
+    order = {(g, w, cf): n for n, (g, w, cf) in enumerate(
+        (g, w, cf) for g in s["governors"] for w in s["workloads"] for cf in s["configs"])}
+    sel.sort(key=lambda c: order.get((c["governor"], c["workload"], c["config"]), len(order)))
+    lead = "" if first is None else "| %s " % first
+    return [lead + "| %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+        c["governor"], c["workload"], c["config"], j["name"], j["cpus"] or "-",
+        fmt_stats("us", j["p50_us"]), fmt_stats("us", j["p99_us"]),
+        fmt_stats("n", j["iops"]), fmt_stats("e", j["deep_wake_per_io"]))
+        for c in sel for j in c["jobs"]]
+
+
+def job_table(s):
+    """bench.md's per-job table (nothing when no workload ran several
+    jobs)."""
+    lines = job_lines(s)
+    if not lines:
+        return []
+    return ["## Per fio job", "",
+            "Workloads with several fio jobs at once: each job's latency and IOPS, and the "
+            "completions on its CPU that woke it from a deep state, per completion. (The "
+            "latency percentiles of the tables above are those of the first job.)", ""] + \
+        JOB_HEADER + lines + [""]
+
+
+def jobs_main(dirs):
+    """--jobs DIR...: of the bench.sh outputs DIR (their summary.json), a
+    first column naming each DIR by its folder name, one per-job table, then
+    per run, governor and workload with several jobs what auto did: PM QoS
+    updates and misses per I/O, and the deep states' share of idle time
+    off / auto."""
+    jobs = ["| hctxs " + JOB_HEADER[0], "|---" + JOB_HEADER[1]]
+    cost = ["| hctxs | governor | workload | PM QoS updates/IO, auto | misses/IO, auto "
+            "| deep share of idle %, off / auto |", "|---|---|---|---:|---:|---:|"]
+    for d in dirs:
+        p = os.path.join(d, "summary.json")
+        if not os.path.isfile(p):
+            die("no %s" % p)
+        with open(p, encoding="utf-8") as fh:
+            s = json.load(fh)
+        name = os.path.basename(os.path.normpath(d))
+        lines = job_lines(s, name)
+        if not lines:
+            die("%s has no workload with several fio jobs" % p)
+        jobs += lines
+        for g in s["governors"]:
+            for w in s["workloads"]:
+                off, auto = first_cell(s, g, w, "off"), first_cell(s, g, w, "auto")
+                if auto is None or "jobs" not in auto:
+                    continue
+                cost.append("| %s | %s | %s | %s | %s | %s / %s |" % (
+                    name, g, w, fmt_stats("e", auto["qos_per_io"]), fmt_stats("e", auto["misses_per_io"]),
+                    "-" if off is None else fmt_stats("pct", off["deep_share"]),
+                    fmt_stats("pct", auto["deep_share"])))
+    print("\n".join(jobs + [""] + cost))
+    return 0
+
+
 def states_text(info):
     try:
         return join([tostr(get(s, "name")) + " " + tostr(get(s, "latency_us")) + "/" +
@@ -821,6 +938,7 @@ def markdown(s, tg, cells, info):
     keys = ["p50_us", "p99_us", "p999_us", "max_us", "clat_p50_us", "clat_p99_us", "iops", "deep_wake_per_io"]
     out += rows(s, [lambda c, k=k: c.get(k) for k in keys], "us us us us us us n e".split())
     echo("")
+    out += job_table(s)
 
     echo("## Idle states, CPU and PM QoS")
     echo("")
@@ -1026,6 +1144,8 @@ def plot(d, s):
 
 def main():
     args = sys.argv[1:]
+    if len(args) > 1 and args[0] == "--jobs":
+        return jobs_main(args[1:])
     if len(args) != 1 or args[0].startswith("-"):
         print(__doc__.split("\n\n")[0], file=sys.stderr)
         return 2

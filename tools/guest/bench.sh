@@ -340,19 +340,28 @@ wake_clear() {
 	: > "$TRW/trace"
 }
 
-# wake_count - '{"completions": N, "deep": N, "lost": N}' since wake_clear
-# (lost: events the buffer dropped; null without tracefs). The deep states
-# are $DEEP_IDX (indices on cpu0). Fields of a line: task-pid, [cpu],
-# flags, time, event, then "state=N" for cpu_idle.
+# wake_count - '{"completions": N, "deep": N, "per_cpu": {"CPU": [N, N],
+# ...}, "lost": N}' since wake_clear: completions and those on a CPU woken
+# from a deep state, in all and per completion CPU (lost: events the
+# buffer dropped; null without tracefs). The deep states are $DEEP_IDX
+# (indices on cpu0). Fields of a line: task-pid, [cpu], flags, time,
+# event, then "state=N" for cpu_idle.
 wake_count() {
 	[ -n "$TRW" ] || { echo null; return; }
 	awk -v deep=" $DEEP_IDX " '
 	$5 == "cpu_idle:" { last[$2] = substr($6, 7); next }
 	$5 == "block_rq_complete:" {
 		n++
-		if ($1 == "<idle>-0" && index(deep, " " last[$2] " ")) k++
+		c = substr($2, 2, length($2) - 2) + 0
+		cn[c]++
+		if ($1 == "<idle>-0" && index(deep, " " last[$2] " ")) { k++; ck[c]++ }
 	}
-	END { printf "{\"completions\": %d, \"deep\": %d", n, k }' "$TRW/trace"
+	END {
+		printf "{\"completions\": %d, \"deep\": %d, \"per_cpu\": {", n, k
+		sep = ""
+		for (c in cn) { printf "%s\"%d\": [%d, %d]", sep, c, cn[c], ck[c]; sep = ", " }
+		printf "}"
+	}' "$TRW/trace"
 	printf ', "lost": %d}' "$(trace_overruns "$TRW")"
 }
 
