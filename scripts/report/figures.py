@@ -873,7 +873,7 @@ def mutants():
 
     lines = records(D["mutants"], "table.tsv")
     rows, by = [], {}
-    for f in (bash_read(x) or [""] for x in lines[1:]):
+    for f in (x.split("\t") for x in lines[1:]):
         name, status, killer, det = (f + [""] * 3)[:4]
         if name != "00-control":
             rows.append("| %s | %s | %s | %s | %s |" % (
@@ -881,7 +881,7 @@ def mutants():
                 cut(det or "-", 140).replace("|", "\\|") + (" ..." if len(det) > 140 else ""), f[-1]))
     hand = []
     for line in records(D["mutants-by-hand"], "table.tsv")[1:]:
-        name, _, command, killer, det = bash_read(line, 5)
+        name, _, command, killer, det = (line.split("\t", 4) + [""] * 4)[:5]
         hand.append("| %s | %s | `%s` | %s | %s |" % (
             name, mu_what(name), command, killer, cut(det, 160).replace("|", "\\|")))
     t = [x.split("\t") for x in lines]
