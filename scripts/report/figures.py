@@ -110,7 +110,6 @@ import sys
 import tempfile
 import time
 from decimal import Decimal
-from fractions import Fraction
 from functools import lru_cache
 
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -228,13 +227,9 @@ def subdirs(base, pattern="*"):
     return sorted(glob.glob(os.path.join(base, pattern, "")))
 
 
-def bash_read(line, n=None):
-    """The N variables (N > 1; without N the array of read -a) that
-    `IFS=$'\\t' read -r' makes of LINE: tabs are white space to it, so empty
-    fields vanish, and the last variable takes the rest of the line."""
-    s = line.strip("\t")
-    f = (re.split(r"\t+", s, maxsplit=n - 1) if n else re.split(r"\t+", s)) if s else []
-    return f + [""] * ((n or 0) - len(f))
+def fields(line, n):
+    """The N tab-separated fields of LINE, "" for those it lacks."""
+    return (line.split("\t", n - 1) + [""] * n)[:n]
 
 
 def pairs(path, skip=()):
@@ -242,7 +237,7 @@ def pairs(path, skip=()):
     return ", ".join("%s %s" % (col(r, 1), col(r, 2)) for r in table(path)[1:] if col(r, 1) not in skip)
 
 
-# ---- numbers as awk and bash print them ---------------------------------------
+# ---- numbers as awk reads and prints them ------------------------------------
 
 NUM = re.compile(r"\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?")
 
@@ -258,19 +253,10 @@ def awk_str(x):
     return "%d" % x if x == int(x) else "%.6g" % x
 
 
-def bash_f(spec, s):
-    """bash's printf SPEC (one %f conversion) of the decimal string S ("-"
-    stays): bash reads S as an x87 long double (64-bit mantissa, to nearest)
-    and prints that value, rounded exactly (half to even)."""
-    if s == "-":
-        return s
-    q = Fraction(Decimal(s.strip() or "0"))
-    if q:
-        e = abs(q).numerator.bit_length() - abs(q).denominator.bit_length()
-        e -= abs(q) < Fraction(2) ** e
-        q = round(q * Fraction(2) ** (63 - e)) / Fraction(2) ** (63 - e)
-    k = q.denominator.bit_length() - 1  # q = numerator / 2**k, exactly
-    return format(Decimal(q.numerator * 5 ** k).scaleb(-k), spec[1:])
+def dec_f(spec, s):
+    """printf SPEC (one %f conversion) of the decimal string S ("-" stays),
+    rounded from its decimal value (half to even)."""
+    return s if s == "-" else format(Decimal(s.strip() or "0"), spec[1:])
 
 
 # ---- text ---------------------------------------------------------------------
@@ -451,7 +437,7 @@ def think_sweep():
                  med("v2", g, w, "off", "timer_irq_per_cpu_s"), med("v1", g, w, "auto", "timer_irq_per_cpu_s"),
                  med("v2", g, w, "auto", "timer_irq_per_cpu_s")]
             think = "0" if w == "qd1" else w[len("qd1-think"):] if w.startswith("qd1-think") else w
-            rows.append((think, g) + tuple(bash_f(f, jq(x)) for x, f in zip(
+            rows.append((think, g) + tuple(dec_f(f, jq(x)) for x, f in zip(
                 v, ("%.3f",) * 4 + ("%.2f",) * 2 + ("%.0f",) * 5)))
     if not rows:
         raise Fail("no rows from data/think-sweep")
@@ -549,7 +535,7 @@ def hook_cost():
     runs = min((col(r, 3) if len(r) > 1 else r[0] for r in hc[1:]), default="")
     rows = []
     for line in records(D["hook-cost"], "summary.tsv")[1:]:
-        l, c, _, m, lo, hi, ra, mi, _, d, p = bash_read(line, 11)
+        l, c, _, m, lo, hi, ra, mi, _, d, p = fields(line, 11)
         q = next((r for r in rq if col(r, 1) == l and col(r, 2) == c), [])
         rows.append((l, c, m, lo, hi, d, p, col(q, 10) or "-", col(q, 11) or "-", ra, mi))
     nohook = []
@@ -597,7 +583,7 @@ column, which bounds what this comparison can resolve:
   No hook at all on the issue path (the rq_qos variant, off, two boots;
   "boots": how far two boots of one kernel differ):""") + [
         "  %-2s %-10s series %6s, no hook %6s / %6s: %s, boots %s" % (
-            r[:5] + (bash_f("%+4.1f", awk_str(r[5])), bash_f("%+.1f", awk_str(r[6])))) for r in nohook] + [
+            r[:5] + (dec_f("%+4.1f", awk_str(r[5])), dec_f("%+.1f", awk_str(r[6])))) for r in nohook] + [
         generated("data/hook-cost/")]
 
 
@@ -613,11 +599,11 @@ def hold_sweep():
         lines.sort(key=lambda x, k=k, n=n: num(col(x.split("\t"), k)) if n else col(x.split("\t"), k), reverse=rev)
     rows = []
     for line in lines:
-        h, t, c, _, q, m, d, p50, _, tim = bash_read(line, 10)
+        h, t, c, _, q, m, d, p50, _, tim = fields(line, 10)
         # HZ=250: the work item runs every msecs_to_jiffies(h) + 1 jiffies.
         h, win = ("off", "-") if c == "off" else (h, "%s-%d" % (h, ((int(h) + 3) // 4 + 1) * 4))
-        rows.append((t, h, win, bash_f("%.3f", q), bash_f("%.3f", m), bash_f("%.2f", d), bash_f("%.0f", p50),
-                     bash_f("%.0f", tim)))
+        rows.append((t, h, win, dec_f("%.3f", q), dec_f("%.3f", m), dec_f("%.2f", d), dec_f("%.0f", p50),
+                     dec_f("%.0f", tim)))
     hs = run_txt(D["hold-sweep"])
     md = marked("hold-sweep", stale(at("data/hold-sweep/run.txt")) + text("""\
 The hold period against think time: fio QD1 4 KiB random reads on
@@ -881,7 +867,7 @@ def mutants():
                 cut(det or "-", 140).replace("|", "\\|") + (" ..." if len(det) > 140 else ""), f[-1]))
     hand = []
     for line in records(D["mutants-by-hand"], "table.tsv")[1:]:
-        name, _, command, killer, det = (line.split("\t", 4) + [""] * 4)[:5]
+        name, _, command, killer, det = fields(line, 5)
         hand.append("| %s | %s | `%s` | %s | %s |" % (
             name, mu_what(name), command, killer, cut(det, 160).replace("|", "\\|")))
     t = [x.split("\t") for x in lines]
