@@ -18,7 +18,8 @@
 # patches do not change; its run.txt names the run) instead of building
 # and measuring v2 again: v3 is measured alone.
 #
-# --md DIR prints the table of such a run (scripts/report/figures.py); with DRAFT,
+# --md DIR prints the table of such a run (scripts/report/v2v3-report.py,
+# which scripts/report/figures.py quotes); with DRAFT,
 # the directory of an earlier run, its v3 auto column is added as "v3
 # draft" (the series as it was then: data/v2v3-think-draft).
 #
@@ -34,36 +35,8 @@ usage() {
 	exit 2
 }
 
-# md DIR [DRAFT] - per governor and think time: deep wakes per I/O off and
-# auto for v2 and v3 (and the v3 of DRAFT), and auto's p50 and p99 over off.
-md() {
-	python3 - "$@" <<'PY'
-import json, sys
-d = sys.argv[1]
-s = {v: json.load(open(f"{d}/{v}/summary.json")) for v in ("v2", "v3")}
-draft = len(sys.argv) > 2
-if draft:
-    s["draft"] = json.load(open(f"{sys.argv[2]}/v3/summary.json"))
-def cell(v, g, w, c):
-    for x in s[v]["cells"]:
-        if (x["governor"], x["workload"], x["config"]) == (g, w, c) and not x["failed"]:
-            return x
-    sys.exit(f"v2v3-think: no cell {v} {g} {w} {c} in {d}")
-def wake(x):
-    return "%.3f" % x["deep_wake_per_io"]["median"]
-print("| governor | think ms | deep wakes / I/O, off (v3 kernel) | v2 auto |"
-      + (" v3 draft auto |" if draft else "")
-      + " v3 auto | p50 auto/off, v2 | v3 | p99 auto/off, v2 | v3 |")
-print("|---|---:|---:|---:|" + ("---:|" if draft else "") + "---:|---:|---:|---:|---:|")
-for g in s["v3"]["governors"]:
-    for w in s["v3"]["workloads"]:
-        o2, a2, o3, a3 = cell("v2", g, w, "off"), cell("v2", g, w, "auto"), cell("v3", g, w, "off"), cell("v3", g, w, "auto")
-        r = lambda a, o, k: "%.2f" % (a[k]["median"] / o[k]["median"])
-        dr = f" {wake(cell('draft', g, w, 'auto'))} |" if draft else ""
-        print(f"| {g} | {int(w[5:-2]) / 1000:g} | {wake(o3)} | {wake(a2)} |{dr} {wake(a3)} | "
-              f"{r(a2, o2, 'p50_us')} | {r(a3, o3, 'p50_us')} | {r(a2, o2, 'p99_us')} | {r(a3, o3, 'p99_us')} |")
-PY
-}
+# md DIR [DRAFT] - the table of the run in DIR (scripts/report/v2v3-report.py).
+md() { python3 "$TOP/scripts/report/v2v3-report.py" "$@"; }
 
 v2=8411acc v2_from="" out="" md_only=()
 args=("$@")

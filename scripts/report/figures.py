@@ -54,7 +54,8 @@ The blocks, by the NAME of their markers, and where their data comes from:
                 rates.tsv, run.txt) with v2 and v3, the table by
                 scripts/report/scale-report.py; data/v2v3-think:
                 scripts/bench/v2v3-think.sh (v2/ and v3/summary.json,
-                run.txt), the table by its --md. The MEASUREMENTS.md block
+                run.txt), the table by scripts/report/v2v3-report.py
+                (v2v3-think.sh --md). The MEASUREMENTS.md block
                 adds the first v3 draft (data/scale-v3-draft,
                 data/v2v3-think-draft), whose hold was too long, and the v3
                 kernel booted again (data/scale-repeat)
@@ -759,7 +760,7 @@ Wall time per run (host seconds): a {r[wall_a]}, b {r[wall_b]}, eater {r[wall_ea
 
 def scale():
     """v2 against v3 at scale (scale-report.py) and at the think times
-    (v2v3-think.sh --md), the cover letter without the v3 draft and the
+    (v2v3-report.py), the cover letter without the v3 draft and the
     repeat. Only the v3 runs can be stale: v2 and the draft are older series."""
     need(*(os.path.join(D[n], f) for n in ("scale", "scale-v2", "scale-v3-draft", "scale-repeat")
            for f in ("rounds.tsv", "rates.tsv", "run.txt")),
@@ -768,9 +769,8 @@ def scale():
     two = program("data/scale or data/scale-v2", "scale-report.py", D["scale-v2"], D["scale"])
     four = program("data/scale-v3-draft", "scale-report.py", *(D[n] for n in (
         "scale-v2", "scale-v3-draft", "scale", "scale-repeat")))
-    v2v3 = at("scripts/bench/v2v3-think.sh")
-    think = program("data/v2v3-think", v2v3, "--md", D["v2v3-think"])
-    think_draft = program("data/v2v3-think-draft", v2v3, "--md", D["v2v3-think"], D["v2v3-think-draft"])
+    think = program("data/v2v3-think", "v2v3-report.py", D["v2v3-think"])
+    think_draft = program("data/v2v3-think-draft", "v2v3-report.py", D["v2v3-think"], D["v2v3-think-draft"])
     runs = [at("data/scale/run.txt"), at("data/v2v3-think/run.txt")]
     md = marked("scale", stale(*runs) + text("""\
 v2 against v3 on the deterministic platform with 8 vCPUs: {sc[platform]}.
