@@ -8,8 +8,8 @@ The blocks, by the NAME of their markers, and where their data comes from:
 
   summary       README.md's short cost table: scripts/report/cost-summary.py
                 on data/think-curve-icount
-  commands      README.md's two commands, with the newest cold run of
-                each (data/main-time, data/test-time)
+  commands      README.md's line on the two commands' newest cold runs
+                (data/main-time, data/test-time)
   think-sweep   data/think-sweep/v1 and v2: scripts/bench/bench.sh runs of the
                 v1 and the v2 kernel (summary.json, run.txt); per think
                 time and governor, PM QoS updates and misses per I/O with
@@ -936,21 +936,9 @@ def summary():
 
 
 def commands():
-    """README.md's two commands with the newest recorded cold time of each."""
+    """README.md's line on the newest recorded cold time of the two commands."""
     m, t = newest_run(D["main-time"]), newest_run(D["test-time"])
     return marked("commands", text("""\
-Main job: build the patched kernel, boot it on the deterministic platform
-and print the QD1/QD4/QD32 table and the think-time curve with the
-deep-state wake-ups per I/O and the modeled energy, targets printed
-beside them (results in `results/`):
-
-    bash scripts/main.sh
-
-Tests: everything in [TESTING.md](TESTING.md), ending with
-`N passed, N failed, N skipped`:
-
-    bash scripts/test.sh
-
 Newest cold runs (a fresh clone, no build output) on a machine of this
 project's kind (2 cores, 24 GiB): main job {main} min
 (commit {m[commit]}, {m[date]}), tests {tests:.0f} min, {t[result]}
