@@ -786,8 +786,9 @@ def job_table(s):
         return []
     return ["## Per fio job", "",
             "Workloads with several fio jobs at once: each job's latency and IOPS, and the "
-            "completions on its CPU that woke it from a deep state, per completion. (The "
-            "latency percentiles of the tables above are those of the first job.)", ""] + \
+            "completions on its CPU that woke it from a deep state, per completion. (In the "
+            "tables above, the latency percentiles and the targets are those of the first "
+            "job; max, IOPS and deep wakes are of all jobs.)", ""] + \
         JOB_HEADER + lines + [""]
 
 
@@ -917,8 +918,8 @@ def markdown(s, tg, cells, info):
          "%s s after the I/O stopped. QoS upd: dev_pm_qos "
          "add/update/remove trace events on CPU devices during the run (busy edges "
          "included); steady: those from %s s after the "
-         "first I/O to 0.5 s before the end of the run, per I/O of that window. misses: debugfs, requests issued "
-         "before the raise took effect. all CPUs %s: share of the run (and of the idle window after it) in "
+         "first I/O to 0.5 s before the end of the run, per I/O of that window. misses: debugfs, completions on CPUs "
+         "not held (v2 counted requests issued before the raise took effect). all CPUs %s: share of the run (and of the idle window after it) in "
          "which every CPU with emulated states was in %s at once, the time in which the package could "
          "sleep (emu_cstates' package count; \"-\" without it). deep wakes/IO: the device's completions that "
          "ran on a CPU woken from %s (trace events cpu_idle and block_rq_complete), per I/O. "

@@ -321,7 +321,9 @@ def series_diffs(rev=None, tests=False):
     """The code of the series at repository commit REV (the working tree
     without one): the diffs of the patches `series' lists, in order, without
     their changelogs, index lines and signatures, so that a changelog-only
-    change (which builds the same kernel) leaves it as it is. Without TESTS,
+    change (which builds the same kernel) leaves it as it is, and without
+    Documentation/ (it builds no code and runs no test: the DOC blocks it
+    pulls in are in the code, which counts). Without TESTS,
     also without the files that only tests are made of (KUnit suites,
     *-test.c and *_kunit.c, and tools/testing/): a KUnit suite runs at boot,
     before any benchmark starts, and a kselftest is not run by one, so a
@@ -343,7 +345,8 @@ def series_diffs(rev=None, tests=False):
     for line in (joined[:-1] if joined.endswith(b"\n") else joined).split(b"\n"):
         if line.startswith(b"diff --git "):
             f = line.split() + [b""] * 3
-            keep = tests or not re.search(rb"(-test|_kunit)\.c$|^a/tools/testing/", f[2])
+            keep = not f[2].startswith(b"a/Documentation/") and (
+                tests or not re.search(rb"(-test|_kunit)\.c$|^a/tools/testing/", f[2]))
         keep = keep and line != b"-- "
         if keep and not line.startswith(b"index "):
             out.append(line)
@@ -425,7 +428,7 @@ def think_sweep():
         return (first(s[v]["ratios"], governor=g, workload=w, num="auto", den="off",
                       metric="p50_us").get("ratio") or {}).get("median")
 
-    def jq(x):  # as jq's tostring prints it (the same number)
+    def text_of(x):  # the number as JSON writes it, "-" for none
         return "-" if x is None else x if isinstance(x, str) else json.dumps(x)
 
     rows = []
@@ -438,7 +441,7 @@ def think_sweep():
                  med("v2", g, w, "off", "timer_irq_per_cpu_s"), med("v1", g, w, "auto", "timer_irq_per_cpu_s"),
                  med("v2", g, w, "auto", "timer_irq_per_cpu_s")]
             think = "0" if w == "qd1" else w[len("qd1-think"):] if w.startswith("qd1-think") else w
-            rows.append((think, g) + tuple(dec_f(f, jq(x)) for x, f in zip(
+            rows.append((think, g) + tuple(dec_f(f, text_of(x)) for x, f in zip(
                 v, ("%.3f",) * 4 + ("%.2f",) * 2 + ("%.0f",) * 5)))
     if not rows:
         raise Fail("no rows from data/think-sweep")
@@ -584,7 +587,7 @@ column, which bounds what this comparison can resolve:
   No hook at all on the issue path (the rq_qos variant, off, two boots;
   "boots": how far two boots of one kernel differ):""") + [
         "  %-2s %-10s series %6s, no hook %6s / %6s: %s, boots %s" % (
-            r[:5] + (dec_f("%+4.1f", awk_str(r[5])), dec_f("%+.1f", awk_str(r[6])))) for r in nohook] + [
+            r[:5] + ("%+4.1f" % r[5], "%+.1f" % r[6])) for r in nohook] + [
         generated("data/hook-cost/")]
 
 
@@ -721,7 +724,7 @@ def mixed_think():
     return marked("mixed-think", stale(os.path.join(d, "run.txt")) + text("""Platform: {r[platform]}.
 Command: `{r[command]}` ({r[kernel]}, {r[date]}, {r[wall_s]} s);
 data in `data/mixed-think/` (each boot's `bench.md` and the modeled
-energy, `energy.md`, beside it), tables by `bench-report.py --jobs`.
+energy, `energy.md`, beside it), tables by `scripts/report/bench-report.py --jobs`.
 """, r=run_txt(d)) + program("scripts/report/bench-report.py --jobs failed on data/mixed-think", "bench-report.py",
                              "--jobs", os.path.join(d, "per-cpu"), os.path.join(d, "one-queue")))
 

@@ -34,7 +34,7 @@ def main():
         for x in s[v]["cells"]:
             if (x["governor"], x["workload"], x["config"]) == (g, w, c) and not x["failed"]:
                 return x
-        sys.exit("v2v3-think: no cell %s %s %s %s in %s" % (v, g, w, c, d))
+        sys.exit("v2v3-report: no cell %s %s %s %s in %s" % (v, g, w, c, d))
 
     def wake(x):
         return "%.3f" % x["deep_wake_per_io"]["median"]

@@ -352,14 +352,18 @@ wake_count() {
 	$5 == "cpu_idle:" { last[$2] = substr($6, 7); next }
 	$5 == "block_rq_complete:" {
 		n++
-		c = substr($2, 2, length($2) - 2) + 0
+		# The CPU as a string: busybox awk reads "010" as octal.
+		c = substr($2, 2, length($2) - 2)
+		sub(/^0+/, "", c)
+		if (c == "")
+			c = "0"
 		cn[c]++
 		if ($1 == "<idle>-0" && index(deep, " " last[$2] " ")) { k++; ck[c]++ }
 	}
 	END {
 		printf "{\"completions\": %d, \"deep\": %d, \"per_cpu\": {", n, k
 		sep = ""
-		for (c in cn) { printf "%s\"%d\": [%d, %d]", sep, c, cn[c], ck[c]; sep = ", " }
+		for (c in cn) { printf "%s\"%s\": [%d, %d]", sep, c, cn[c], ck[c]; sep = ", " }
 		printf "}"
 	}' "$TRW/trace"
 	printf ', "lost": %d}' "$(trace_overruns "$TRW")"
