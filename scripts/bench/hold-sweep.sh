@@ -39,7 +39,6 @@ for h in $holds; do
 	[[ $h =~ ^[1-9][0-9]*$ ]] || die "--holds wants whole ms, got $h"
 done
 [[ $reps =~ ^[1-9][0-9]*$ ]] || die "--reps wants a number, got $reps"
-need_pkgs jq
 src=block/blk-shallow-idle.c
 def=$(git -C "$BASE_DIR" show "series:$src" | sed -n 's/^#define BLK_SHALLOW_IDLE_HOLD_MS[[:space:]]*\([0-9]*\)$/\1/p')
 [ -n "$def" ] || die "no BLK_SHALLOW_IDLE_HOLD_MS in $src of branch series"
@@ -67,16 +66,8 @@ for h in $holds; do
 done
 
 # One line per hold, think time and configuration (medians over the reps).
-{
-	printf 'hold_ms\tthink_ms\tconfig\tn\tqos_per_io\tmisses_per_io\tdeep_share\tp50_us\tp99_us\ttimer_per_cpu_s\n'
-	for h in $holds; do
-		jq -r --arg h "$h" '.cells[] | select(.governor == "menu")
-			| [$h, (.workload | if . == "qd1" then "0" else sub("qd1-think"; "") | sub("ms$"; "") end),
-			   .config, .n, .qos_per_io.median, .misses_per_io.median, .deep_share.median,
-			   .p50_us.median, .p99_us.median, .timer_irq_per_cpu_s.median]
-			| map(if . == null then "-" else tostring end) | @tsv' "$out/hold-$h/summary.json"
-	done | sort -t$'\t' -k3,3r -k1,1n -k2,2n
-} > "$out/sweep.tsv"
+# shellcheck disable=SC2086
+python3 "$TOP/scripts/report/bench-tables.py" hold-sweep "$out" $holds
 n=$(($(wc -l < "$out/sweep.tsv") - 1))
 want=$(($(wc -w <<< "$holds") * $(wc -w <<< "$workloads") + $(wc -w <<< "$workloads")))
 [ "$n" = "$want" ] || die "hold-sweep: $n cells in sweep.tsv, expected $want"

@@ -41,7 +41,6 @@ while [ $# -gt 0 ]; do
 	esac
 done
 [[ $reps =~ ^[1-9][0-9]*$ ]] || die "--reps wants a number, got $reps"
-need_pkgs jq
 kernel="the 9 patches of branch series ($(git -C "$BASE_DIR" rev-parse --short series)) on 7.3.4 (test config)"
 if [ -n "$variant" ]; then
 	vp=$TOP/tools/variants/$variant.patch
@@ -73,33 +72,14 @@ fi
 	echo "note=fio's mean read latency in guest ns, which -icount shift=0 makes guest instructions; stream: 20000 reads back to back, sparse: 100 reads 20 ms apart"
 } > "$out/run.txt"
 
-printf 'layout\tcase\trep\treads\tinsns_per_read\traises\tmisses\n' > "$out/runs.tsv"
-tail -n +2 "$out/hookcost.tsv" | while IFS=$'\t' read -r l c r ra mi; do
-	j=$out/fio-$l-$c-$r.json
-	[ -s "$j" ] || die "hook-cost: $j missing"
-	m=$(jq '.jobs[0].read.lat_ns.mean' "$j")
-	n=$(jq '.jobs[0].read.total_ios' "$j")
-	printf '%s\t%s\t%s\t%s\t%.1f\t%s\t%s\n' "$l" "$c" "$r" "$n" "$m" "$ra" "$mi"
-done >> "$out/runs.tsv"
-
-# Per layout and case: n, median, min, max; then the median minus that of
-# the "off" case with the same I/O pattern (stream or sparse).
-awk -F'\t' 'NR > 1 { k = $1 "\t" $2; v[k] = v[k] " " $5; ra[k] += $6; mi[k] += $7; rd[k] += $4 }
-	END { for (k in v) print k "\t" v[k] "\t" ra[k] "\t" mi[k] "\t" rd[k] }' "$out/runs.tsv" |
-	while IFS=$'\t' read -r l c vals ra mi rd; do
-		# shellcheck disable=SC2086
-		set -- $vals
-		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$l" "$c" $# "$(stats %.1f "$@")" "$ra" "$mi" "$rd"
-	done | sort > "$out/cells.tsv"
-awk -F'\t' 'BEGIN { print "layout\tcase\truns\tmedian\tmin\tmax\traises\tmisses\treads\tdelta\tdelta_pct" }
-	{ p = ($2 ~ /stream/) ? "stream" : "sparse"; key[NR] = $1 "\t" p; line[NR] = $0; med[NR] = $4
-		if ($2 ~ /^off-/) off[$1 "\t" p] = $4 }
-	END { for (i = 1; i <= NR; i++) { o = off[key[i]]
-		printf "%s\t%+.1f\t%+.3f\n", line[i], med[i] - o, (o > 0) ? 100 * (med[i] - o) / o : 0 } }' \
-	"$out/cells.tsv" > "$out/summary.tsv"
+# runs.tsv (reads and instructions per read from each run's fio JSON), and
+# per layout and case n, median, min, max, then the median minus that of
+# the "off" case with the same I/O pattern (stream or sparse): cells.tsv,
+# summary.tsv.
+python3 "$TOP/scripts/report/bench-tables.py" hook-cost "$out"
 echo "Guest instructions per 4 KiB read (QEMU -icount), $reps runs per cell: median (min - max), difference of the median from off"
 printf '%-6s %-16s %10s %22s %9s %8s %8s %8s\n' layout case median "(min - max)" delta "%" raises misses
-while IFS=$'\t' read -r l c n m lo hi ra mi rd d p; do
+while IFS=$'\t' read -r l c _ m lo hi ra mi _ d p; do
 	printf '%-6s %-16s %10s %22s %9s %8s %8s %8s\n' "$l" "$c" "$m" "($lo - $hi)" "$d" "$p" "$ra" "$mi"
 done < <(tail -n +2 "$out/summary.tsv")
 for l in 1q 2q; do

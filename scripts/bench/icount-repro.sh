@@ -28,7 +28,6 @@ while [ $# -gt 0 ]; do
 	esac
 done
 [[ $runtime =~ ^[1-9][0-9]*$ ]] && [ "$runtime" -ge 2 ] || die "--runtime wants 2 s or more, got $runtime"
-need_pkgs jq
 mkdir -p "$out"
 out=$(realpath "$out")
 start=$(date +%s)
@@ -55,14 +54,7 @@ for r in a b eater; do
 		{ tail -n 20 "$out/run-$r.log" >&2; die "icount-repro: bench.sh failed (run $r; log: $out/run-$r.log)"; }
 	stop_eaters
 done
-{
-	printf 'run\tconfig\tios\tp50_us\tp99_us\tp999_us\tiops\tdeep_wakes_per_io\tctl_ns_per_io\n'
-	for r in a b eater; do
-		jq -r --arg r "$r" '.[] | select(.governor == "menu")
-			| [$r, .config, .ios, .p50_us, .p99_us, .p999_us, .iops, .deep_wake_per_io, .ctl_ns_per_io]
-			| map(if . == null then "-" else tostring end) | @tsv' "$out/run-$r/cells.json"
-	done
-} > "$out/repro.tsv"
+python3 "$TOP/scripts/report/bench-tables.py" icount-repro "$out" a b eater
 n=$(($(wc -l < "$out/repro.tsv") - 1))
 [ "$n" = 9 ] || die "icount-repro: $n cells in repro.tsv, expected 9"
 {

@@ -27,7 +27,6 @@ while [ $# -gt 0 ]; do
 	esac
 done
 [[ $reps =~ ^[1-9][0-9]*$ ]] || die "--reps wants a number, got $reps"
-need_pkgs jq
 mkdir -p "$out"
 out=$(realpath "$out")
 start=$(date +%s)
@@ -38,14 +37,7 @@ for p in shared isolated; do
 		--pairs 0 --no-poll --out "$out/$p" > "$out/$p.log" 2>&1 ||
 		{ tail -n 20 "$out/$p.log" >&2; die "isolation: bench.sh failed ($p; log: $out/$p.log)"; }
 done
-{
-	printf 'platform\tworkload\tconfig\tn\tp50_us\tp99_us\tp999_us\n'
-	for p in shared isolated; do
-		jq -r --arg p "$p" '.cells[] | select(.governor == "menu")
-			| [$p, .workload, .config, .n, .p50_us.median, .p99_us.median, .p999_us.median]
-			| map(if . == null then "-" else tostring end) | @tsv' "$out/$p/summary.json"
-	done
-} > "$out/isolation.tsv"
+python3 "$TOP/scripts/report/bench-tables.py" isolation "$out" shared isolated
 n=$(($(wc -l < "$out/isolation.tsv") - 1))
 [ "$n" = 12 ] || die "isolation: $n cells in isolation.tsv, expected 12"
 {

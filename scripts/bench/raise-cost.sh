@@ -44,12 +44,7 @@ fi
 
 "$TOP/scripts/qemu/guest.sh" --kernel "$build" --script raisecost.sh --out "$out" \
 	--smp 8 --timeout 1800 --lock --append "raise_rounds=$rounds"
-awk -F'\t' 'NR > 1 { k = $1 "\t" $2; v[k] = v[k] " " $3; n[k]++ }
-	END { for (k in v) print k "\t" n[k] "\t" v[k] }' "$out/raisecost.tsv" |
-	while IFS=$'\t' read -r cpus kind n vals; do
-		# shellcheck disable=SC2086
-		printf '%s\t%s\t%s\t%s\n' "$cpus" "$kind" "$n" "$(stats %.0f $vals)"
-	done | sort -n -k1,1 -k2,2 | sed '1i cpus\tkind\tn\tmedian_us\tmin_us\tmax_us' > "$out/summary.tsv"
+python3 "$TOP/scripts/report/bench-tables.py" raise-cost "$out"
 echo "CPUs of the hctx, work runs that raised / relaxed: n, median, min, max (us)"
 printf '%-5s %-6s %4s %8s %8s %8s\n' cpus kind n median min max
 while IFS=$'\t' read -r c k n m lo hi; do

@@ -58,16 +58,6 @@ pinning_text() {
 	awk '{ printf "%s%s on host CPU %s (%s)", (NR > 1 ? "; " : ""), $1, $3, $4 }' "$1"
 }
 
-# stats FMT NUMBER... - "median<TAB>min<TAB>max" of the numbers, each printed
-# with the printf format FMT (the benchmarks' summaries).
-stats() {
-	local fmt=$1
-	shift
-	printf '%s\n' "$@" | sort -n | awk -v f="$fmt" '{ a[NR] = $1 } END {
-		m = (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2
-		printf f "\t" f "\t" f, m, a[1], a[NR] }'
-}
-
 # timed NAME CMD... - run CMD and append "NAME<TAB>seconds" to $TIMINGS
 # (a plain shell variable, default $WORK/timings.tsv; scripts/main.sh sets
 # its own).
