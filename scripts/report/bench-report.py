@@ -443,10 +443,7 @@ def cell(m, fio, info):
     ios = None if d is None else add([get(x, "total_ios") for x in d])
 
     def pct(k, p):
-        if d is None:
-            return None
-        v = alt(path(d[0], k, "percentile", p), None)
-        return None if v is None else divide(v, 1000)
+        return None if d is None else percentile_us(d[0], k, p)
 
     def dmax(k):
         return None if d is None else divide(jq_max([path(x, k, "max") for x in d]), 1000)
@@ -528,14 +525,18 @@ def job_cell(name, cpus, d, per_cpu):
     IOPS and, when it ran on one CPU, the completions on that CPU that woke
     it from a deep state, per completion (the device completes on the
     submitting CPU: QUEUE_FLAG_SAME_FORCE)."""
-    def p(k, q):
-        v = alt(path(d, k, "percentile", q), None)
-        return None if v is None else divide(v, 1000)
-
     cw = get(per_cpu, cpus) if isinstance(cpus, str) and cpus.isdigit() else None
     return {"name": name, "cpus": cpus, "iops": get(d, "iops"), "ios": get(d, "total_ios"),
-            "p50_us": p("lat_ns", "50.000000"), "p99_us": p("lat_ns", "99.000000"),
+            "p50_us": percentile_us(d, "lat_ns", "50.000000"),
+            "p99_us": percentile_us(d, "lat_ns", "99.000000"),
             "deep_wake_per_io": None if cw is None else div(cw[1], cw[0])}
+
+
+def percentile_us(d, k, p):
+    """Percentile P of fio's K (lat_ns, clat_ns) of one job's read or
+    write d, in us, or None."""
+    v = alt(path(d, k, "percentile", p), None)
+    return None if v is None else divide(v, 1000)
 
 
 METRICS = ["p50_us", "p99_us", "p999_us", "max_us", "clat_p50_us", "clat_p99_us",
@@ -740,14 +741,21 @@ def fmt_stats(k, v):
     return fmt(k, get(v, "median"), get(v, "min"), get(v, "max"), get(v, "n"))
 
 
-def rows(s, getters, kinds):
-    """One Markdown row per governor, workload and configuration (in the
-    order of the run), each value "median (min-max)"."""
+def run_order(s):
+    """The summary cells of s in the order of the run: per governor,
+    workload and configuration, then the idle=poll cells (governor "-")
+    per workload."""
     govs = [g for g in s["governors"] if g != "-"]
     sel = [c for g in govs for w in s["workloads"] for cf in s["configs"] for c in s["cells"]
            if jq_eq(get(c, "governor"), g) and jq_eq(get(c, "workload"), w) and jq_eq(get(c, "config"), cf)]
-    sel += [c for w in s["workloads"] for c in s["cells"]
-            if jq_eq(get(c, "governor"), "-") and jq_eq(get(c, "workload"), w)]
+    return sel + [c for w in s["workloads"] for c in s["cells"]
+                  if jq_eq(get(c, "governor"), "-") and jq_eq(get(c, "workload"), w)]
+
+
+def rows(s, getters, kinds):
+    """One Markdown row per governor, workload and configuration (in the
+    order of the run), each value "median (min-max)"."""
+    sel = run_order(s)
     out = []
     for row in sel:
         names = [join([row.get(k)], "") for k in ("governor", "workload", "config")]
@@ -766,10 +774,7 @@ def job_lines(s, first=None):
     """Per job of the workloads that ran several fio jobs, in the order of
     the run, one Markdown row ("median (min-max)"); with first, a first
     column of that value."""
-    sel = [c for c in s["cells"] if "jobs" in c]
-    order = {(g, w, cf): n for n, (g, w, cf) in enumerate(
-        (g, w, cf) for g in s["governors"] for w in s["workloads"] for cf in s["configs"])}
-    sel.sort(key=lambda c: order.get((c["governor"], c["workload"], c["config"]), len(order)))
+    sel = [c for c in run_order(s) if "jobs" in c]
     lead = "" if first is None else "| %s " % first
     return [lead + "| %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
         c["governor"], c["workload"], c["config"], j["name"], j["cpus"] or "-",
