@@ -19,7 +19,7 @@
 #               config plus lockdep, KASAN, kmemleak, hang detectors, ...),
 #               and the last build is the kernel every guest step boots
 #   figures     README.md and the cover letter quote exactly what
-#               scripts/report/figures.py generates from the committed data/
+#               scripts/report/report.py figures generates from the committed data/
 #   kunit       the series' KUnit suites, from the boot log of that kernel,
 #               parsed by kunit.py
 #   platform    the emulated C-state platform self-test (scripts/tests/platform-test.sh)
@@ -121,7 +121,7 @@ critical deps "$TOP/scripts/setup/deps.sh"
 step lint bash -c "'$TOP/scripts/checks/lint.sh' && '$TOP/scripts/checks/lint.sh' --selftest"
 critical baseline "$TOP/scripts/setup/baseline.sh"
 step series bash -c "'$TOP/scripts/setup/series.sh' check && '$TOP/scripts/setup/series.sh' selftest-check"
-step figures python3 "$TOP/scripts/report/figures.py" --check
+step figures python3 "$TOP/scripts/report/report.py" figures --check
 critical apply "$TOP/scripts/setup/series.sh" apply
 step b4 bash -c "'$TOP/scripts/checks/b4.sh' check && '$TOP/scripts/checks/b4.sh' selftest"
 step mutants-apply "$TOP/scripts/tests/mutants.sh" --check

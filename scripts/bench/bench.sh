@@ -30,13 +30,13 @@
 #
 # Output in DIR (default $RESULTS/bench; $RESULTS/bench-TABLE for other
 # tables; "-quick" appended for --quick): bench.md (the tables and the
-# targets, also printed, then the modeled energy of scripts/report/energy-model.py
+# targets, also printed, then the modeled energy of scripts/report/report.py energy
 # with its own targets; energy.md and energy.json), cells.json (every cell), summary.json (median,
 # min, max per governor, workload and configuration), targets.json,
 # bench.png (matplotlib; without it a warning and no plot), and per boot
 # guest-cstates/ and guest-poll/ with the raw fio JSON (fio/), the
 # per-cell counters (meta/), info.json, bench.log and console.log. The
-# report is scripts/report/bench-report.py.
+# report is scripts/report/report.py bench.
 #
 # --report DIR only rebuilds the report from the meta/ folders below DIR
 # (scripts/bench/host-bench.sh uses it); it installs nothing.
@@ -108,12 +108,12 @@ usage() {
 # ---- the report -----------------------------------------------------------
 
 # report DIR - cells.json, summary.json, targets.json, bench.md (with the
-# modeled energy of scripts/report/energy-model.py) and bench.png from the
-# meta/ folders below DIR; prints bench.md (scripts/report/bench-report.py).
+# modeled energy of scripts/report/report.py energy) and bench.png from the
+# meta/ folders below DIR; prints bench.md (scripts/report/report.py bench).
 report() {
 	# Debian's python3, whose packages (python3-matplotlib) it imports: the
 	# first python3 on PATH may be another one (pyenv).
-	/usr/bin/python3 "$TOP/scripts/report/bench-report.py" "$1"
+	/usr/bin/python3 "$TOP/scripts/report/report.py" bench "$1"
 }
 
 # ---- arguments ------------------------------------------------------------

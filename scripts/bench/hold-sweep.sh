@@ -67,7 +67,7 @@ done
 
 # One line per hold, think time and configuration (medians over the reps).
 # shellcheck disable=SC2086
-python3 "$TOP/scripts/report/bench-tables.py" hold-sweep "$out" $holds
+python3 "$TOP/scripts/report/report.py" tables hold-sweep "$out" $holds
 n=$(($(wc -l < "$out/sweep.tsv") - 1))
 want=$(($(wc -w <<< "$holds") * $(wc -w <<< "$workloads") + $(wc -w <<< "$workloads")))
 [ "$n" = "$want" ] || die "hold-sweep: $n cells in sweep.tsv, expected $want"

@@ -76,7 +76,7 @@ fi
 # per layout and case n, median, min, max, then the median minus that of
 # the "off" case with the same I/O pattern (stream or sparse): cells.tsv,
 # summary.tsv.
-python3 "$TOP/scripts/report/bench-tables.py" hook-cost "$out"
+python3 "$TOP/scripts/report/report.py" tables hook-cost "$out"
 echo "Guest instructions per 4 KiB read (QEMU -icount), $reps runs per cell: median (min - max), difference of the median from off"
 printf '%-6s %-16s %10s %22s %9s %8s %8s %8s\n' layout case median "(min - max)" delta "%" raises misses
 while IFS=$'\t' read -r l c _ m lo hi ra mi _ d p; do

@@ -54,7 +54,7 @@ for r in a b eater; do
 		{ tail -n 20 "$out/run-$r.log" >&2; die "icount-repro: bench.sh failed (run $r; log: $out/run-$r.log)"; }
 	stop_eaters
 done
-python3 "$TOP/scripts/report/bench-tables.py" icount-repro "$out" a b eater
+python3 "$TOP/scripts/report/report.py" tables icount-repro "$out" a b eater
 n=$(($(wc -l < "$out/repro.tsv") - 1))
 [ "$n" = 9 ] || die "icount-repro: $n cells in repro.tsv, expected 9"
 {

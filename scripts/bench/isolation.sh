@@ -37,7 +37,7 @@ for p in shared isolated; do
 		--pairs 0 --no-poll --out "$out/$p" > "$out/$p.log" 2>&1 ||
 		{ tail -n 20 "$out/$p.log" >&2; die "isolation: bench.sh failed ($p; log: $out/$p.log)"; }
 done
-python3 "$TOP/scripts/report/bench-tables.py" isolation "$out" shared isolated
+python3 "$TOP/scripts/report/report.py" tables isolation "$out" shared isolated
 n=$(($(wc -l < "$out/isolation.tsv") - 1))
 [ "$n" = 12 ] || die "isolation: $n cells in isolation.tsv, expected 12"
 {

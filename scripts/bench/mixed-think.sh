@@ -19,17 +19,17 @@
 #
 # Output in DIR (default $RESULTS/mixed-think): per-cpu/ and one-queue/
 # (scripts/bench/bench.sh's output: summary.json, bench.md, cells.json,
-# energy.md, ...), jobs.md (scripts/report/bench-report.py --jobs, also
+# energy.md, ...), jobs.md (scripts/report/report.py bench --jobs, also
 # printed: per layout, governor, configuration and job, p50, p99, IOPS
 # and the completions that woke the job's CPU from a deep state, per I/O;
 # then per layout and governor, PM QoS updates and misses per I/O with
 # auto and the deep share of idle time off / auto) and run.txt (command,
 # platform, date, commit). --md DIR only prints the tables of DIR, as
-# scripts/report/figures.py quotes them. Printed, never asserted.
+# scripts/report/report.py figures quotes them. Printed, never asserted.
 set -euo pipefail
 . "$(dirname "$0")/../lib/common.sh"
 RUN_COMMIT=$(repo_head)
-JOBS_PY=(python3 "$TOP/scripts/report/bench-report.py" --jobs)
+JOBS_PY=(python3 "$TOP/scripts/report/report.py" bench --jobs)
 
 usage() {
 	sed -n '4,6s/^# //p' "$0" >&2

@@ -44,7 +44,7 @@ fi
 
 "$TOP/scripts/qemu/guest.sh" --kernel "$build" --script raisecost.sh --out "$out" \
 	--smp 8 --timeout 1800 --lock --append "raise_rounds=$rounds"
-python3 "$TOP/scripts/report/bench-tables.py" raise-cost "$out"
+python3 "$TOP/scripts/report/report.py" tables raise-cost "$out"
 echo "CPUs of the hctx, work runs that raised / relaxed: n, median, min, max (us)"
 printf '%-5s %-6s %4s %8s %8s %8s\n' cpus kind n median min max
 while IFS=$'\t' read -r c k n m lo hi; do

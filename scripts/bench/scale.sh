@@ -29,7 +29,7 @@
 # measured.
 #
 # --report DIR... prints the table of one or more such folders side by
-# side (scripts/report/scale-report.py; scripts/report/figures.py quotes it).
+# side (scripts/report/report.py scale; report.py figures quotes it).
 #
 # Output: DIR (default $RESULTS/scale): rounds.tsv, rates.tsv (see
 # tools/guest/scale.sh), scale.md, run.txt (command, platform, date,
@@ -45,8 +45,8 @@ usage() {
 }
 
 # report DIR... - the markdown table, one column per folder
-# (scripts/report/scale-report.py).
-report() { python3 "$TOP/scripts/report/scale-report.py" "$@"; }
+# (scripts/report/report.py scale).
+report() { python3 "$TOP/scripts/report/report.py" scale "$@"; }
 
 build=$BUILD rounds=10 runtime=2 out="" scommit="" label="" report_dirs=()
 args=("$@")

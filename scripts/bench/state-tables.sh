@@ -4,11 +4,12 @@
 # state-tables.sh - what the "auto" limit is on every intel_idle state table
 # of the baseline tree and on the ACPI tables of data/state-tables/acpi.tsv,
 # by v2's CPUIDLE_FLAG_SHALLOW rule and by v3's table rule (review point 10
-# of v2; scripts/bench/state-tables.py says how each is computed).
+# of v2; scripts/report/states.py says how each is computed).
 #
 # Needs the baseline tree (scripts/setup/baseline.sh). Writes
 # data/state-tables/tables.tsv and run.txt (the command, the tree, the
-# date), which scripts/report/figures.py turns into the cover letter's table.
+# date), which scripts/report/report.py figures turns into the cover letter's
+# table.
 # Fails if a table cannot be parsed.
 set -euo pipefail
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
@@ -21,7 +22,7 @@ src=$(mktemp)
 trap 'rm -f "$src"' EXIT
 git -C "$BASE_DIR" show baseline:drivers/idle/intel_idle.c > "$src" ||
 	die "state-tables: no baseline tree in $BASE_DIR (run scripts/setup/baseline.sh)"
-python3 "$TOP/scripts/bench/state-tables.py" "$src" "$out/acpi.tsv" > "$out/tables.tsv.new"
+python3 "$TOP/scripts/report/report.py" states "$src" "$out/acpi.tsv" > "$out/tables.tsv.new"
 n=$(($(wc -l < "$out/tables.tsv.new") - 1))
 [ "$n" -gt 20 ] || die "state-tables: only $n tables parsed"
 mv "$out/tables.tsv.new" "$out/tables.tsv"

@@ -26,20 +26,20 @@
 # deep state and
 # local timer interrupts per CPU and second, off / auto / c6off; the busy
 # share of the CPUs, off / auto. DIR/curve.png plots the same. The tables
-# and the plot are scripts/report/think-curve-report.py's (matplotlib).
+# and the plot are scripts/report/report.py think-curve's (matplotlib).
 # Printed, never asserted.
 #
 # Output in DIR (default $RESULTS/think-curve): bench/ (scripts/bench/bench.sh's
 # output: summary.json, bench.md, cells.json, ...), curve.tsv, curve.md,
 # curve.png, run.txt (command, platform, date, commit). --report DIR only
 # rebuilds curve.* from DIR/bench/summary.json (or DIR/summary.json);
-# --md SUMMARY only prints the table of a summary.json (scripts/report/figures.py).
+# --md SUMMARY only prints the table of a summary.json (report.py figures).
 set -euo pipefail
 . "$(dirname "$0")/../lib/common.sh"
 RUN_COMMIT=$(repo_head)
 # The tables and the plot (Debian's python3 and python3-matplotlib: the
 # python3 on PATH may be another one).
-REPORT_PY=(/usr/bin/python3 "$TOP/scripts/report/think-curve-report.py")
+REPORT_PY=(/usr/bin/python3 "$TOP/scripts/report/report.py" think-curve)
 
 usage() {
 	sed -n '4,6s/^# //p' "$0" >&2
@@ -71,9 +71,9 @@ done
 report() {
 	local dir=$1
 	# It finds the summary.json (DIR/bench or DIR) and fails without one.
-	"${REPORT_PY[@]}" --report "$dir" || die "think-curve-report.py failed on $dir"
+	"${REPORT_PY[@]}" --report "$dir" || die "report.py think-curve failed on $dir"
 	# The modeled energy per think time (a model, never a measurement).
-	if [ -f "$dir/bench/cells.json" ] && python3 "$TOP/scripts/report/energy-model.py" "$dir/bench" > "$dir/energy.md"; then
+	if [ -f "$dir/bench/cells.json" ] && python3 "$TOP/scripts/report/report.py" energy "$dir/bench" > "$dir/energy.md"; then
 		echo
 		cat "$dir/energy.md"
 	fi

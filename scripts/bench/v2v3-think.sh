@@ -18,8 +18,8 @@
 # patches do not change; its run.txt names the run) instead of building
 # and measuring v2 again: v3 is measured alone.
 #
-# --md DIR prints the table of such a run (scripts/report/v2v3-report.py,
-# which scripts/report/figures.py quotes); with DRAFT,
+# --md DIR prints the table of such a run (scripts/report/report.py v2v3,
+# which report.py figures quotes); with DRAFT,
 # the directory of an earlier run, its v3 auto column is added as "v3
 # draft" (the series as it was then: data/v2v3-think-draft).
 #
@@ -35,8 +35,8 @@ usage() {
 	exit 2
 }
 
-# md DIR [DRAFT] - the table of the run in DIR (scripts/report/v2v3-report.py).
-md() { python3 "$TOP/scripts/report/v2v3-report.py" "$@"; }
+# md DIR [DRAFT] - the table of the run in DIR (scripts/report/report.py v2v3).
+md() { python3 "$TOP/scripts/report/report.py" v2v3 "$@"; }
 
 v2=8411acc v2_from="" out="" md_only=()
 args=("$@")

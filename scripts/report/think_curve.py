@@ -1,44 +1,39 @@
-#!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""think-curve-report.py --report DIR | --md SUMMARY - the think-time curve.
+"""report.py think-curve --report DIR | --md SUMMARY - the think-time curve.
 
 The tables and the plot of a scripts/bench/think-curve.sh run, from the
-summary.json that scripts/bench/bench.sh wrote (scripts/report/
-bench-report.py). Per think time (the workloads qd1-t<N>us) and governor:
-p50 and p99 ratios auto/off and auto/c6off; PM QoS updates and misses per
-I/O with auto; completions that ran on a CPU woken from a deep state, per
-I/O, off / auto / c6off; the share of idle time in the deep state and
-local timer interrupts per CPU and second, off / auto / c6off; the busy
-share of the CPUs, off / auto; the medians over the repetitions, "-" (NaN
-in the TSV) where a cell or a figure is missing.
+summary.json that scripts/bench/bench.sh wrote (report.py bench). Per
+think time (the workloads qd1-t<N>us) and governor: p50 and p99 ratios
+auto/off and auto/c6off; PM QoS updates and misses per I/O with auto;
+completions that ran on a CPU woken from a deep state, per I/O, off /
+auto / c6off; the share of idle time in the deep state and local timer
+interrupts per CPU and second, off / auto / c6off; the busy share of the
+CPUs, off / auto; the medians over the repetitions, "-" (NaN in the TSV)
+where a cell or a figure is missing.
 
   --report DIR   DIR/curve.tsv, DIR/curve.md and DIR/curve.png (matplotlib,
                  four panels: latency ratios, per-I/O counts, deep share,
                  timer interrupts; without matplotlib a warning and no
                  curve.png) from DIR/bench/summary.json, else
                  DIR/summary.json; prints curve.md.
-  --md SUMMARY   prints the table of SUMMARY only (scripts/report/figures.py).
+  --md SUMMARY   prints the table of SUMMARY only (report.py figures).
 
 Printed, never asserted. Files are written to a temporary file and
 renamed into place. Exit status 0, 1 on errors (no summary, no qd1-t<N>us
 workload), 2 on usage errors.
 """
-
-import json
 import os
 import re
 import sys
 
+from common import die, md_row, not_a_program, read_json, think_label, usage, write_atomic
+
+PROG = "think-curve-report"  # the prefix of its error messages
 COLS = ["think_us", "governor", "p50_auto_off", "p99_auto_off",
         "p50_auto_c6off", "p99_auto_c6off", "qos_per_io", "misses_per_io",
         "deep_off", "deep_auto", "deep_c6off", "timer_off", "timer_auto",
         "timer_c6off", "busy_off", "busy_auto", "p50_off_us", "p50_auto_us",
         "wake_off", "wake_auto", "wake_c6off"]
-
-
-def die(msg, status=1):
-    sys.stderr.write("think-curve-report: %s\n" % msg)
-    sys.exit(status)
 
 
 def ratio(a, b):
@@ -52,10 +47,9 @@ def f(v, fmt):
 def rows_of(path):
     """The rows of the curve (columns COLS) from summary.json PATH."""
     try:
-        with open(path) as fh:
-            s = json.load(fh)
+        s = read_json(path)
     except (OSError, ValueError) as e:
-        die("cannot read %s: %s" % (path, e))
+        die("cannot read %s: %s" % (path, e), prog=PROG)
     cells = {(c["governor"], c["workload"], c["config"]): c
              for c in s["cells"]}
 
@@ -68,7 +62,7 @@ def rows_of(path):
                   if re.fullmatch(r"qd1-t\d+us", w)),
                  key=lambda w: int(w[5:-2]))
     if not wls:
-        die("no qd1-t<N>us workload in " + path)
+        die("no qd1-t<N>us workload in " + path, prog=PROG)
     rows = []
     for wl in wls:
         for g in s["governors"]:
@@ -100,12 +94,6 @@ def tsv(rows):
     return "\n".join(lines) + "\n"
 
 
-def think(us):
-    if us == 0:
-        return "0"
-    return "%g ms" % (us / 1000) if us >= 1000 else "%d us" % us
-
-
 def md(rows):
     out = ["| think time | governor | p50 auto/off | p99 auto/off "
            "| p50 auto/C6 off | p99 auto/C6 off | QoS updates / I/O "
@@ -113,24 +101,14 @@ def md(rows):
            "| deep share off / auto / C6 off "
            "| timer IRQ/s per CPU off / auto / C6 off | busy off / auto |",
            "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    def cols(r, fmt, *i):  # the columns I of R, " / " between them
+        return " / ".join(f(r[k], fmt) for k in i)
+
     for r in rows:
-        out.append("| %s | %s | %s | %s | %s | %s | %s | %s "
-                   "| %s / %s / %s | %s / %s / %s | %s / %s / %s "
-                   "| %s / %s |" % (
-                       think(r[0]), r[1], f(r[2], "%.2f"), f(r[3], "%.2f"),
-                       f(r[4], "%.2f"), f(r[5], "%.2f"), f(r[6], "%.3f"),
-                       f(r[7], "%.3f"), f(r[18], "%.3f"), f(r[19], "%.3f"),
-                       f(r[20], "%.3f"), f(r[8], "%.2f"), f(r[9], "%.2f"),
-                       f(r[10], "%.2f"), f(r[11], "%.0f"), f(r[12], "%.0f"),
-                       f(r[13], "%.0f"), f(r[14], "%.2f"), f(r[15], "%.2f")))
+        out.append(md_row([think_label(r[0]), r[1], f(r[2], "%.2f"), f(r[3], "%.2f"), f(r[4], "%.2f"),
+                           f(r[5], "%.2f"), f(r[6], "%.3f"), f(r[7], "%.3f"), cols(r, "%.3f", 18, 19, 20),
+                           cols(r, "%.2f", 8, 9, 10), cols(r, "%.0f", 11, 12, 13), cols(r, "%.2f", 14, 15)]))
     return "\n".join(out) + "\n"
-
-
-def write(path, text):
-    tmp = "%s.%d.tmp" % (path, os.getpid())
-    with open(tmp, "w") as fh:
-        fh.write(text)
-    os.replace(tmp, path)
 
 
 # The panels of curve.png: title, y range, and per line the column,
@@ -196,26 +174,26 @@ def plot(rows, png):
     os.replace(tmp, png)
 
 
-def main():
-    args = sys.argv[1:]
+def main(args):
     if len(args) != 2 or args[0] not in ("--report", "--md"):
-        die("usage: think-curve-report.py --report DIR | --md SUMMARY", 2)
+        return usage(__doc__)
     if args[0] == "--md":
         sys.stdout.write(md(rows_of(args[1])))
-        return
+        return 0
     d = args[1]
     summary = os.path.join(d, "bench", "summary.json")
     if not os.path.isfile(summary):
         summary = os.path.join(d, "summary.json")
     if not os.path.isfile(summary):
-        die("no summary.json in %s/bench or %s" % (d, d))
+        die("no summary.json in %s/bench or %s" % (d, d), prog=PROG)
     rows = rows_of(summary)
-    write(os.path.join(d, "curve.tsv"), tsv(rows))
+    write_atomic(os.path.join(d, "curve.tsv"), tsv(rows).encode())
     text = md(rows)
-    write(os.path.join(d, "curve.md"), text)
+    write_atomic(os.path.join(d, "curve.md"), text.encode())
     plot(rows, os.path.join(d, "curve.png"))
     sys.stdout.write(text)
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(not_a_program("think-curve"))

@@ -1,6 +1,5 @@
-#!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""energy-model.py [--no-write] BENCH_DIR [PARAMS] - modeled energy of a run.
+"""report.py energy [--no-write] BENCH_DIR [PARAMS] - modeled energy of a run.
 
 A MODEL, never a measurement: no platform of this project measures watts.
 Reads BENCH_DIR/cells.json and the run's info.json files (scripts/bench/bench.sh)
@@ -20,16 +19,15 @@ targets of the benchmark issue beside them: auto at most C6 disabled and at
 most /dev/cpu_dma_latency, in power and in energy per I/O (at QD1 the
 package is awake for the whole run in every configuration, so energy per
 I/O follows IOPS), and its cost over off. Prints the tables as Markdown and, unless
---no-write (scripts/report/figures.py), writes them to BENCH_DIR/energy.md and
+--no-write (report.py figures), writes them to BENCH_DIR/energy.md and
 BENCH_DIR/energy.json. Exit status 0, 1 when BENCH_DIR has no usable
 cell, 2 on usage errors.
 """
 import json
 import os
-import statistics
 import sys
 
-TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from common import TOP, die, md_row, median, not_a_program, read_json, usage, write_atomic
 
 
 def load_params(path):
@@ -48,8 +46,7 @@ def infos_of(bench_dir):
     infos = []
     for root, _dirs, files in os.walk(bench_dir):
         if "info.json" in files and os.path.basename(root).startswith("guest-"):
-            with open(os.path.join(root, "info.json")) as f:
-                infos.append((os.path.basename(root), json.load(f)))
+            infos.append((os.path.basename(root), read_json(os.path.join(root, "info.json"))))
     return infos
 
 
@@ -86,8 +83,7 @@ def compute(bench_dir, params_path):
     present), rows as (governor, workload, {config: model}), or None when
     BENCH_DIR has no usable cell."""
     p, kinds = load_params(params_path)
-    with open(os.path.join(bench_dir, "cells.json")) as f:
-        cells = json.load(f)
+    cells = read_json(os.path.join(bench_dir, "cells.json"))
     infos = dict(infos_of(bench_dir))
     info_c = infos.get("guest-cstates") or next(iter(infos.values()), {})
     info_p = infos.get("guest-poll", info_c)
@@ -101,7 +97,7 @@ def compute(bench_dir, params_path):
             groups.setdefault((c["governor"], c["workload"], c["config"]), []).append(m)
     if not groups:
         return None
-    med = {k: {f: statistics.median(m[f] for m in v) for f in v[0] if f != "has_exits"}
+    med = {k: {f: median(sorted(m[f] for m in v)) for f in v[0] if f != "has_exits"}
            for k, v in groups.items()}
 
     order = ["off", "auto", "c6off", "dmalat", "poll"]
@@ -131,21 +127,18 @@ def compute(bench_dir, params_path):
     return p, kinds, rows, targets, present
 
 
-def main():
-    args = sys.argv[1:]
+def main(args):
     write = True
     if args and args[0] == "--no-write":
         write = False
         args = args[1:]
     if len(args) not in (1, 2):
-        print(__doc__.split("\n\n")[0], file=sys.stderr)
-        return 2
+        return usage(__doc__)
     bench_dir = args[0]
     params_path = args[1] if len(args) == 2 else os.path.join(TOP, "data/energy-model/params.tsv")
     res = compute(bench_dir, params_path)
     if res is None:
-        print("energy-model: no usable cell in %s" % bench_dir, file=sys.stderr)
-        return 1
+        die("no usable cell in %s" % bench_dir, prog="energy-model")
     p, kinds, rows, targets, present = res
     assumed = sorted(k for k, v in kinds.items() if v == "assumption")
 
@@ -170,9 +163,8 @@ def main():
         d = "-"
         if "auto" in cfgs and "off" in cfgs:
             d = "%+.3f" % (cfgs["auto"]["total_w"] - cfgs["off"]["total_w"])
-        out.append("| %s | %s | %s | %s | %s | %s |" % (
-            w, g, col(cfgs, "total_w", "%.2f"), col(cfgs, "core_w", "%.3f"), d,
-            col(cfgs, "uj_per_io", "%.0f")))
+        out.append(md_row([w, g, col(cfgs, "total_w", "%.2f"), col(cfgs, "core_w", "%.3f"), d,
+                           col(cfgs, "uj_per_io", "%.0f")]))
     out.append("")
     met = sum(1 for t in targets if t[4])
     out.append("Targets (printed, not asserted): auto at most C6 disabled and at most "
@@ -183,16 +175,15 @@ def main():
     sys.stdout.write(text)
     if not write:
         return 0
-    with open(os.path.join(bench_dir, "energy.md"), "w") as f:
-        f.write(text)
-    with open(os.path.join(bench_dir, "energy.json"), "w") as f:
-        json.dump({"params": params_path, "model": True,
-                   "cells": [{"governor": g, "workload": w, "config": cfg, **m}
-                             for g, w, cfgs in rows for cfg, m in cfgs.items()],
-                   "targets": [{"target": n, "governor": g, "workload": w, "ratio": r, "met": met}
-                               for g, w, n, r, met in targets]}, f, indent=1)
+    write_atomic(os.path.join(bench_dir, "energy.md"), text.encode())
+    write_atomic(os.path.join(bench_dir, "energy.json"), json.dumps(
+        {"params": params_path, "model": True,
+         "cells": [{"governor": g, "workload": w, "config": cfg, **m}
+                   for g, w, cfgs in rows for cfg, m in cfgs.items()],
+         "targets": [{"target": n, "governor": g, "workload": w, "ratio": r, "met": met}
+                     for g, w, n, r, met in targets]}, indent=1).encode())
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(not_a_program("energy"))

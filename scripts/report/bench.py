@@ -1,7 +1,6 @@
-#!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""bench-report.py DIR - the report of a scripts/bench/bench.sh run.
-bench-report.py --jobs DIR... - the per-job table of several such runs.
+"""report.py bench DIR - the report of a scripts/bench/bench.sh run.
+report.py bench --jobs DIR... - the per-job table of several such runs.
 
 Reads the cells below DIR: every meta/LABEL.json (the per-cell counters of
 tools/guest/bench.sh), the fio JSON fio/LABEL.json beside its meta/ folder
@@ -12,7 +11,7 @@ info.json files of the guest-*/ and host/ folders. Writes DIR/cells.json
 ratios auto/off, auto/c6off, auto/dmalat paired per repetition; the
 null_blk overhead), DIR/targets.json (the targets of the benchmark,
 printed, never asserted), DIR/bench.md (the tables and the targets, then
-the modeled energy of scripts/report/energy-model.py, which writes
+the modeled energy of report.py energy, which writes
 DIR/energy.md and DIR/energy.json) and DIR/bench.png (matplotlib: per
 governor the latency percentiles of the first workload per configuration,
 p99 per workload and configuration, and the idle-state shares during the
@@ -41,291 +40,19 @@ and bench.md the formatting of its awk. Exit status 0, 1 on errors (no cell, an 
 cell), 2 on usage errors.
 """
 import fnmatch
-import functools
-import json
-import math
 import os
 import socket
-import subprocess
 import sys
 import time
 
-TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
-
-class JqError(Exception):
-    """An error that jq would have raised."""
+import energy
+from common import die, md_row, not_a_program, read_json, run, usage, write_atomic
+from jq import (JqError, add, alt, divide, each, first_seen, get, group_by, jq_cmp, jq_dump, jq_eq, jq_max,
+                jq_num, jq_sort, join, length, minus, parse_stream, path, plus, raw, read_stream, tostr, truthy)
 
 
 def log(msg):
     print("[%s] %s" % (time.strftime("%H:%M:%S"), msg), file=sys.stderr)
-
-
-def die(msg):
-    print("error: %s" % msg, file=sys.stderr)
-    sys.exit(1)
-
-
-# ---- jq 1.6 values: numbers are doubles --------------------------------------
-
-def is_num(x):
-    return isinstance(x, (int, float)) and not isinstance(x, bool)
-
-
-def jq_num(x):
-    """A number as jq 1.6 prints it: the shortest digits that read back to
-    the same double, exponent form below 1e-4 and past 15 digits of
-    zeros ("1e-05", "1e+17"), integral values without a fraction."""
-    x = float(x)
-    if x != x:
-        return "null"
-    if math.isinf(x):
-        x = math.copysign(sys.float_info.max, x)
-    if x == 0:
-        return "-0" if math.copysign(1, x) < 0 else "0"
-    sign = "-" if x < 0 else ""
-    mant, _, exp = repr(abs(x)).partition("e")
-    ip, _, fp = mant.partition(".")
-    digits = ip + fp
-    decpt = len(ip) + (int(exp) if exp else 0)
-    stripped = digits.lstrip("0")
-    decpt -= len(digits) - len(stripped)
-    digits = stripped.rstrip("0")
-    nd = len(digits)
-    if decpt <= -4 or decpt > nd + 15:
-        out = digits[0] + ("." + digits[1:] if nd > 1 else "")
-        e = decpt - 1
-        out += "e%s%02d" % ("-" if e < 0 else "+", abs(e))
-    elif decpt <= 0:
-        out = "0." + "0" * -decpt + digits
-    elif nd > decpt:
-        out = digits[:decpt] + "." + digits[decpt:]
-    else:
-        out = digits + "0" * (decpt - nd)
-    return sign + out
-
-
-def jq_str(s):
-    out = ['"']
-    for ch in s:
-        c = ord(ch)
-        if ch == '"':
-            out.append('\\"')
-        elif ch == "\\":
-            out.append("\\\\")
-        elif ch in "\b\f\n\r\t":
-            out.append({"\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t"}[ch])
-        elif c < 32 or c == 127:
-            out.append("\\u%04x" % c)
-        else:
-            out.append(ch)
-    out.append('"')
-    return "".join(out)
-
-
-def jq_dump(v, indent=None, level=0):
-    """v as jq prints it: compact (indent None) or pretty (jq's default)."""
-    if v is None:
-        return "null"
-    if v is True:
-        return "true"
-    if v is False:
-        return "false"
-    if is_num(v):
-        return jq_num(v)
-    if isinstance(v, str):
-        return jq_str(v)
-    if isinstance(v, list):
-        items = [jq_dump(x, indent, level + 1) for x in v]
-    else:
-        items = ["%s:%s%s" % (jq_str(k), "" if indent is None else " ", jq_dump(x, indent, level + 1))
-                 for k, x in v.items()]
-    o, c = ("[", "]") if isinstance(v, list) else ("{", "}")
-    if not items:
-        return o + c
-    if indent is None:
-        return o + ",".join(items) + c
-    pad = " " * (indent * (level + 1))
-    return o + "\n" + ",\n".join(pad + i for i in items) + "\n" + " " * (indent * level) + c
-
-
-def tostr(v):
-    """jq's tostring (and "\\(v)")."""
-    return v if isinstance(v, str) else jq_dump(v)
-
-
-def raw(v):
-    """jq -r's output of v, without the newline."""
-    return v if isinstance(v, str) else jq_dump(v, 2)
-
-
-def rank(v):
-    if v is None:
-        return 0
-    if v is False:
-        return 1
-    if v is True:
-        return 2
-    if is_num(v):
-        return 3
-    if isinstance(v, str):
-        return 4
-    if isinstance(v, list):
-        return 5
-    return 6
-
-
-def jq_cmp(a, b):
-    """jq's order: null < false < true < numbers < strings < arrays < objects."""
-    ra, rb = rank(a), rank(b)
-    if ra != rb:
-        return -1 if ra < rb else 1
-    if ra in (3, 4):
-        return (a > b) - (a < b)
-    if ra == 5:
-        for x, y in zip(a, b):
-            r = jq_cmp(x, y)
-            if r:
-                return r
-        return (len(a) > len(b)) - (len(a) < len(b))
-    if ra == 6:
-        r = jq_cmp(sorted(a), sorted(b))
-        if r:
-            return r
-        for k in sorted(a):
-            r = jq_cmp(a[k], b[k])
-            if r:
-                return r
-    return 0
-
-
-def jq_eq(a, b):
-    return jq_cmp(a, b) == 0
-
-
-def jq_sort(xs, key=lambda x: x):
-    """jq's sort_by (stable)."""
-    return sorted(xs, key=functools.cmp_to_key(lambda a, b: jq_cmp(key(a), key(b))))
-
-
-def group_by(xs, key):
-    groups = []
-    for x in jq_sort(xs, key):
-        if groups and jq_eq(key(groups[-1][0]), key(x)):
-            groups[-1].append(x)
-        else:
-            groups.append([x])
-    return groups
-
-
-def truthy(v):
-    return v is not None and v is not False
-
-
-def alt(a, b):
-    """jq's a // b."""
-    return a if truthy(a) else b
-
-
-def get(v, k):
-    """jq's .[k]: null on null, the member of an object or an array."""
-    if v is None:
-        return None
-    if isinstance(k, str) and isinstance(v, dict):
-        return v.get(k)
-    if is_num(k) and isinstance(v, list):
-        i = int(k)
-        if i < 0:
-            i += len(v)
-        return v[i] if 0 <= i < len(v) else None
-    raise JqError("cannot index %s with %s" % (type(v).__name__, jq_dump(k)))
-
-
-def path(v, *keys):
-    for k in keys:
-        v = get(v, k)
-    return v
-
-
-def each(v):
-    """jq's .[]."""
-    if isinstance(v, list):
-        return list(v)
-    if isinstance(v, dict):
-        return list(v.values())
-    raise JqError("cannot iterate over %s" % ("null" if v is None else type(v).__name__))
-
-
-def plus(a, b):
-    if a is None:
-        return b
-    if b is None:
-        return a
-    if is_num(a) and is_num(b):
-        return a + b
-    if type(a) is type(b) and isinstance(a, (str, list)):
-        return a + b
-    if isinstance(a, dict) and isinstance(b, dict):
-        return {**a, **b}
-    raise JqError("cannot be added")
-
-
-def minus(a, b):
-    if is_num(a) and is_num(b):
-        return a - b
-    raise JqError("%s and %s cannot be subtracted" % (jq_dump(a), jq_dump(b)))
-
-
-def divide(a, b):
-    if is_num(a) and is_num(b):
-        if b == 0:
-            raise JqError("%s and %s cannot be divided because the divisor is zero" % (jq_num(a), jq_num(b)))
-        return a / b
-    raise JqError("%s and %s cannot be divided" % (jq_dump(a), jq_dump(b)))
-
-
-def add(v):
-    """jq's add: null for null and for nothing to add."""
-    if v is None:
-        return None
-    acc = None
-    for x in each(v):
-        acc = plus(acc, x)
-    return acc
-
-
-def length(v):
-    if v is None:
-        return 0
-    if isinstance(v, bool):
-        raise JqError("boolean has no length")
-    if is_num(v):
-        return abs(v)
-    return len(v)
-
-
-def jq_max(xs):
-    best = None
-    for i, x in enumerate(xs):
-        if i == 0 or jq_cmp(x, best) >= 0:
-            best = x
-    return best
-
-
-def join(v, sep):
-    """jq 1.6's join: null as "", strings as they are, the rest as JSON."""
-    out = None
-    for x in each(v):
-        out = ("" if out is None else out + sep) + ("" if x is None else x if isinstance(x, str) else jq_dump(x))
-    return "" if out is None else out
-
-
-def first_seen(xs):
-    out = []
-    for x in xs:
-        if not any(jq_eq(x, y) for y in out):
-            out.append(x)
-    return out
 
 
 def quotient(a, b, zero_by_zero):
@@ -359,23 +86,6 @@ def stats(xs):
 
 # ---- files -----------------------------------------------------------------
 
-def parse_stream(text):
-    """The JSON values of text, one after the other (as jq reads a file)."""
-    dec = json.JSONDecoder(parse_int=float)
-    out, i, n = [], 0, len(text)
-    while True:
-        while i < n and text[i] in " \t\r\n":
-            i += 1
-        if i >= n:
-            return out
-        v, i = dec.raw_decode(text, i)
-        out.append(v)
-
-
-def read_stream(p):
-    with open(p, encoding="utf-8", errors="replace") as fh:
-        return parse_stream(fh.read())
-
 
 def find(top):
     """The paths below top (top included) in the order of find(1): depth
@@ -390,13 +100,6 @@ def find(top):
             yield from find(e.path)
         else:
             yield e.path
-
-
-def write_atomic(p, data):
-    tmp = os.path.join(os.path.dirname(p), ".%s.%d.tmp" % (os.path.basename(p), os.getpid()))
-    with open(tmp, "wb") as fh:
-        fh.write(data)
-    os.replace(tmp, p)
 
 
 def write_json(p, v):
@@ -759,10 +462,8 @@ def rows(s, getters, kinds):
     out = []
     for row in sel:
         names = [join([row.get(k)], "") for k in ("governor", "workload", "config")]
-        line = "| %s | %s | %s |" % ("- (idle=poll)" if names[0] == "-" else names[0], names[1], names[2])
-        for get_v, k in zip(getters, kinds):
-            line += " %s |" % fmt_stats(k, get_v(row))
-        out.append(line)
+        out.append(md_row(["- (idle=poll)" if names[0] == "-" else names[0], names[1], names[2]]
+                          + [fmt_stats(k, get_v(row)) for get_v, k in zip(getters, kinds)]))
     return out
 
 
@@ -775,12 +476,11 @@ def job_lines(s, first=None):
     the run, one Markdown row ("median (min-max)"); with first, a first
     column of that value."""
     sel = [c for c in run_order(s) if "jobs" in c]
-    lead = "" if first is None else "| %s " % first
-    return [lead + "| %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
-        c["governor"], c["workload"], c["config"], j["name"], j["cpus"] or "-",
-        fmt_stats("us", j["p50_us"]), fmt_stats("us", j["p99_us"]),
-        fmt_stats("n", j["iops"]), fmt_stats("e", j["deep_wake_per_io"]))
-        for c in sel for j in c["jobs"]]
+    lead = [] if first is None else [first]
+    return [md_row(lead + [c["governor"], c["workload"], c["config"], j["name"], j["cpus"] or "-",
+                           fmt_stats("us", j["p50_us"]), fmt_stats("us", j["p99_us"]),
+                           fmt_stats("n", j["iops"]), fmt_stats("e", j["deep_wake_per_io"])])
+            for c in sel for j in c["jobs"]]
 
 
 def job_table(s):
@@ -810,8 +510,7 @@ def jobs_main(dirs):
         p = os.path.join(d, "summary.json")
         if not os.path.isfile(p):
             die("no %s" % p)
-        with open(p, encoding="utf-8") as fh:
-            s = json.load(fh)
+        s = read_json(p)
         name = os.path.basename(os.path.normpath(d))
         lines = job_lines(s, name)
         if not lines:
@@ -822,10 +521,10 @@ def jobs_main(dirs):
                 off, auto = first_cell(s, g, w, "off"), first_cell(s, g, w, "auto")
                 if auto is None or "jobs" not in auto:
                     continue
-                cost.append("| %s | %s | %s | %s | %s | %s / %s |" % (
-                    name, g, w, fmt_stats("e", auto["qos_per_io"]), fmt_stats("e", auto["misses_per_io"]),
-                    "-" if off is None else fmt_stats("pct", off["deep_share"]),
-                    fmt_stats("pct", auto["deep_share"])))
+                cost.append(md_row([name, g, w, fmt_stats("e", auto["qos_per_io"]),
+                                    fmt_stats("e", auto["misses_per_io"]), "%s / %s" % (
+                                        "-" if off is None else fmt_stats("pct", off["deep_share"]),
+                                        fmt_stats("pct", auto["deep_share"]))]))
     print("\n".join(jobs + [""] + cost))
     return 0
 
@@ -977,8 +676,7 @@ def markdown(s, tg, cells, info):
         echo("| pair | off IOPS | auto IOPS | auto/off |")
         echo("|---:|---:|---:|---:|")
         for p in o["pairs"]:
-            echo("| %s | %s | %s | %s |" % (tostr(p["pair"]), f("n", p["off"]), f("n", p["auto"]),
-                                            f("r", p["ratio"])))
+            echo(md_row([tostr(p["pair"]), f("n", p["off"]), f("n", p["auto"]), f("r", p["ratio"])]))
         r = o["ratio"]
         echo("\nauto/off IOPS ratio: %s over %s pairs (median off %s, auto %s IOPS). TCG inflates "
              "the cost of every I/O; the ratio is what transfers to real hardware." % (
@@ -1011,8 +709,8 @@ def markdown(s, tg, cells, info):
                 st = "MISSED by " + pct((med / goal - 1) * 100)
             else:
                 st = "MISSED by " + pct((1 - med / goal) * 100)
-        echo("| %s | %s | %s | %s | %s %s | %s |" % (tostr(t["target"]), tostr(t["governor"]),
-                                                     tostr(t["workload"]), val, op, tostr(goal), st))
+        echo(md_row([tostr(t["target"]), tostr(t["governor"]), tostr(t["workload"]), val,
+                     "%s %s" % (op, tostr(goal)), st]))
     echo("")
     met = sum(1 for t in tg if t["met"] is True)
     unknown = sum(1 for t in tg if t["met"] is None)
@@ -1148,13 +846,11 @@ def plot(d, s):
 
 # ---- main ----------------------------------------------------------------------
 
-def main():
-    args = sys.argv[1:]
+def main(args):
     if len(args) > 1 and args[0] == "--jobs":
         return jobs_main(args[1:])
     if len(args) != 1 or args[0].startswith("-"):
-        print(__doc__.split("\n\n")[0], file=sys.stderr)
-        return 2
+        return usage(__doc__)
     if not os.path.isdir(args[0]):
         die("no folder %s" % args[0])
     d = os.path.realpath(args[0])
@@ -1192,13 +888,12 @@ def main():
         die("no info.json in a guest-cstates/ or host/ folder below %s" % d)
     iv = read_stream(info_first)
     md = markdown(s, tg, cells, iv[0] if iv else None).encode()
-    # The energy model (scripts/report/energy-model.py): modeled, never measured.
-    em = subprocess.run([sys.executable, os.path.join(TOP, "scripts/report/energy-model.py"), d],
-                        stdout=subprocess.PIPE)
-    if em.returncode == 0:
-        md += b"\n" + em.stdout
+    # The energy model (energy.py): modeled, never measured.
+    status, text = run(energy.main, [d])
+    if status == 0:
+        md += b"\n" + text.encode()
     else:
-        print("bench: no modeled energy (scripts/report/energy-model.py failed)", file=sys.stderr)
+        print("bench: no modeled energy (report.py energy failed)", file=sys.stderr)
     write_atomic(os.path.join(d, "bench.md"), md)
     plot(d, s)
     sys.stdout.flush()
@@ -1207,4 +902,4 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(not_a_program("bench"))

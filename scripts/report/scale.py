@@ -1,6 +1,5 @@
-#!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""scale-report.py DIR... - the table of scripts/bench/scale.sh runs, side by side.
+"""report.py scale DIR... - the table of scripts/bench/scale.sh runs, side by side.
 
 One column per DIR (a run of scripts/bench/scale.sh: rounds.tsv and
 rates.tsv as tools/guest/scale.sh writes them, run.txt whose label= heads
@@ -11,11 +10,13 @@ completion its CPUs were relaxed, the longest run of the work item; of the
 8 namespaces, IOPS, the CPUs given a limit, work runs and PM QoS calls per
 second, and the interrupts per second on the idle CPU 6 and on the busy
 CPUs 0-5, off / auto. Prints the Markdown table; scripts/bench/scale.sh
-(after a run, and --report) and scripts/report/figures.py call it. Exit
-status 1 when a DIR has no rounds.tsv or rates.tsv, 2 on usage errors.
+(after a run, and --report) and report.py figures run it. Exit status 1
+when a DIR has no rounds.tsv or rates.tsv, 2 on usage errors.
 """
 import os
 import sys
+
+from common import awk_num, die, key_values, md_row, not_a_program, read_lines, read_tsv, spread, usage
 
 ROWS = [
     "one hctx for 8 CPUs, 1 stream (CPU 0): CPUs given a limit per stream",
@@ -34,27 +35,18 @@ ROWS = [
     "function call IPIs per second on the idle CPU 6, off / auto"]
 
 
-def table(path):
-    """The lines of the TSV file PATH, split at tabs, its header first."""
-    with open(path) as f:
-        return [line.split("\t") for line in f.read().splitlines()]
-
-
 def stats(values, fmt):
     """(median, min, max) of VALUES (numbers as text), each printed with FMT;
     no value counts as one 0 (scripts/lib/common.sh's stats)."""
-    v = sorted(float(x) for x in values) or [0.0]
-    n = len(v)
-    m = v[n // 2] if n % 2 else (v[n // 2 - 1] + v[n // 2]) / 2
-    return fmt % m, fmt % v[0], fmt % v[-1]
+    return spread([float(x) for x in values] or [0.0], fmt)
 
 
 def column(d):
     """The column of the run in D: one value per row of ROWS."""
     if not all(os.path.isfile(os.path.join(d, f)) and os.path.getsize(os.path.join(d, f))
                for f in ("rounds.tsv", "rates.tsv")):
-        sys.exit("error: %s: no rounds.tsv or rates.tsv" % d)
-    rounds = table(os.path.join(d, "rounds.tsv"))
+        die("%s: no rounds.tsv or rates.tsv" % d)
+    rounds = read_tsv(os.path.join(d, "rounds.tsv"))
     out = []
     for w in ("1q-1job", "1q-2jobs"):
         med, lo, hi = stats([r[3] for r in rounds if r[0] == w], "%.0f")
@@ -65,9 +57,9 @@ def column(d):
         ms = ["%.6g" % (float(r[8]) / 1000) for r in rounds if r[0] == w and r[8] != "-"]
         out.append("%s [%s-%s]" % stats(ms, "%.1f") if ms else "nothing raised")
     longest = max([float(r[7]) for r in rounds if r[0].startswith("1q-")] + [0])
-    out.append("%d" % longest if longest == int(longest) else "%.6g" % longest)
+    out.append(awk_num(longest))
 
-    rates = {r[0]: r for r in table(os.path.join(d, "rates.tsv"))[1:]}
+    rates = {r[0]: r for r in read_tsv(os.path.join(d, "rates.tsv"))[1:]}
     o, a = rates["8ns-off"], rates["8ns-auto"]
 
     def per_s(r, col, cpu=None):
@@ -88,8 +80,7 @@ def column(d):
 
 def label(d):
     """The label= of the run in D."""
-    with open(os.path.join(d, "run.txt")) as f:
-        return "\n".join(line[6:] for line in f.read().splitlines() if line.startswith("label="))
+    return "\n".join(key_values(read_lines(os.path.join(d, "run.txt")), "label"))
 
 
 def report(dirs):
@@ -97,17 +88,16 @@ def report(dirs):
     cols = [column(d) for d in dirs]
     lines = ["| |" + "".join(" %s |" % label(d) for d in dirs),
              "|---|" + "---|" * len(dirs)]
-    lines += ["| %s |" % row + "".join(" %s |" % c[i] for c in cols) for i, row in enumerate(ROWS)]
+    lines += [md_row([row] + [c[i] for c in cols]) for i, row in enumerate(ROWS)]
     return "\n".join(lines) + "\n"
 
 
-def main():
-    if not sys.argv[1:] or sys.argv[1].startswith("-"):
-        print(__doc__.split("\n\n")[0], file=sys.stderr)
-        return 2
-    sys.stdout.write(report(sys.argv[1:]))
+def main(args):
+    if not args or args[0].startswith("-"):
+        return usage(__doc__)
+    sys.stdout.write(report(args))
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(not_a_program("scale"))

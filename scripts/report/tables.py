@@ -1,6 +1,5 @@
-#!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""bench-tables.py COMMAND DIR [NAME...] - the TSV tables of five benchmark
+"""report.py tables COMMAND DIR [NAME...] - the TSV tables of five benchmark
 scripts, from the results they leave in DIR.
 
   hold-sweep DIR HOLD...     (scripts/bench/hold-sweep.sh) reads
@@ -34,28 +33,18 @@ scripts, from the results they leave in DIR.
 The tables are those of the jq and awk that the scripts ran before,
 byte for byte on every committed record (input that no run writes, such
 as nan, hex numbers or multi-line values, may print otherwise): numbers
-as jq prints them (bench-report.py's helpers), null as "-", medians the
+as jq prints them (jq.py), null as "-", medians the
 middle value or the mean of the two middle ones. Every file is written to
 a temporary file and renamed into place. Exit
 status 0, 1 on errors (a missing or unreadable input, a value the jq
 would have failed on), 2 on usage errors.
 """
-import importlib.util
-import math
 import os
 import re
 import sys
 
-
-def _load(name):
-    spec = importlib.util.spec_from_file_location(
-        name.replace("-", "_"), os.path.join(os.path.dirname(os.path.abspath(__file__)), name + ".py"))
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
-BR = _load("bench-report")
+import jq
+from common import awk_num, die, lines_of, not_a_program, spread, usage, write_atomic
 
 
 # ---- files ----------------------------------------------------------------------
@@ -65,17 +54,17 @@ def read_text(p):
         with open(p, encoding="utf-8", errors="surrogateescape") as fh:
             return fh.read()
     except OSError as e:
-        BR.die("cannot read %s: %s" % (p, e.strerror))
+        die("cannot read %s: %s" % (p, e.strerror))
 
 
 def write_lines(p, lines):
-    BR.write_atomic(p, "".join(s + "\n" for s in lines).encode("utf-8", "surrogateescape"))
+    write_atomic(p, "".join(s + "\n" for s in lines).encode("utf-8", "surrogateescape"))
 
 
 def rows_of(p, n):
     """The rows of the TSV file P after its header line, N fields each
     ("" for those a row lacks)."""
-    return [(line.split("\t") + [""] * n)[:n] for line in read_text(p).splitlines()[1:]]
+    return [(line.split("\t") + [""] * n)[:n] for line in lines_of(read_text(p))[1:]]
 
 
 def num(s):
@@ -86,23 +75,16 @@ def num(s):
         return 0.0
 
 
-def count_text(x):
-    """A sum as awk prints it: a whole number as such, else %.6g."""
-    return "%d" % x if math.isfinite(x) and x == int(x) else "%.6g" % x
-
-
 def stats(fmt, xs):
     """"median<TAB>min<TAB>max" of the numbers XS, each printed with FMT."""
-    a, n = sorted(xs), len(xs)
-    m = a[n // 2] if n % 2 else (a[n // 2 - 1] + a[n // 2]) / 2
-    return "\t".join(fmt % x for x in (m, a[0], a[-1]))
+    return "\t".join(spread(xs, fmt))
 
 
 # ---- jq over summary.json and cells.json ----------------------------------------------
 
 def tsv_cell(v):
     """map(if . == null then "-" else tostring end) | @tsv, per value."""
-    s = "-" if v is None else BR.tostr(v)
+    s = "-" if v is None else jq.tostr(v)
     return s.replace("\\", "\\\\").replace("\t", "\\t").replace("\r", "\\r").replace("\n", "\\n")
 
 
@@ -111,34 +93,34 @@ def menu_rows(p, cells, label, getters):
     | map(...) | @tsv' P, as lines."""
     out = []
     try:
-        for v in BR.read_stream(p):
+        for v in jq.read_stream(p):
             for c in cells(v):
-                if BR.jq_eq(BR.get(c, "governor"), "menu"):
+                if jq.jq_eq(jq.get(c, "governor"), "menu"):
                     out.append("\t".join(tsv_cell(x) for x in [label] + [g(c) for g in getters]))
-    except (OSError, ValueError, BR.JqError) as e:
-        BR.die("%s: %s" % (p, e))
+    except (OSError, ValueError, jq.JqError) as e:
+        die("%s: %s" % (p, e))
     return out
 
 
 def summary_cells(v):
-    return BR.each(BR.get(v, "cells"))
+    return jq.each(jq.get(v, "cells"))
 
 
 def key(k):
-    return lambda c: BR.get(c, k)
+    return lambda c: jq.get(c, k)
 
 
 def median(k):
-    return lambda c: BR.path(c, k, "median")
+    return lambda c: jq.path(c, k, "median")
 
 
 def think_ms(c):
     """The think time of the workload: qd1 is 0, qd1-thinkNms N."""
-    w = BR.get(c, "workload")
-    if BR.jq_eq(w, "qd1"):
+    w = jq.get(c, "workload")
+    if jq.jq_eq(w, "qd1"):
         return "0"
     if not isinstance(w, str):
-        raise BR.JqError("%s cannot be matched, as it is not a string" % BR.jq_dump(w))
+        raise jq.JqError("%s cannot be matched, as it is not a string" % jq.jq_dump(w))
     return re.sub("ms$", "", re.sub("qd1-think", "", w, count=1), count=1)
 
 
@@ -161,7 +143,7 @@ def hold_sweep(d, holds):
 def icount_repro(d, runs):
     rows = ["run\tconfig\tios\tp50_us\tp99_us\tp999_us\tiops\tdeep_wakes_per_io\tctl_ns_per_io"]
     for r in runs:
-        rows += menu_rows(os.path.join(d, "run-%s" % r, "cells.json"), BR.each, r, [key(k) for k in (
+        rows += menu_rows(os.path.join(d, "run-%s" % r, "cells.json"), jq.each, r, [key(k) for k in (
             "config", "ios", "p50_us", "p99_us", "p999_us", "iops", "deep_wake_per_io", "ctl_ns_per_io")])
     write_lines(os.path.join(d, "repro.tsv"), rows)
 
@@ -180,11 +162,11 @@ def isolation(d, platforms):
 def fio_read(p, key):
     """.jobs[0].read.KEY of the fio JSON P."""
     if not os.path.exists(p) or os.path.getsize(p) == 0:
-        BR.die("hook-cost: %s missing" % p)
+        die("hook-cost: %s missing" % p)
     try:
-        return BR.path(BR.read_stream(p)[0], "jobs", 0, "read", *key.split("."))
-    except (OSError, ValueError, IndexError, BR.JqError) as e:
-        BR.die("%s: %s" % (p, e))
+        return jq.path(jq.read_stream(p)[0], "jobs", 0, "read", *key.split("."))
+    except (OSError, ValueError, IndexError, jq.JqError) as e:
+        die("%s: %s" % (p, e))
 
 
 def hook_runs(d):
@@ -193,7 +175,7 @@ def hook_runs(d):
     out = []
     for lay, case, rep, ra, mi in rows_of(os.path.join(d, "hookcost.tsv"), 5):
         j = os.path.join(d, "fio-%s-%s-%s.json" % (lay, case, rep))
-        out.append([lay, case, rep, BR.tostr(fio_read(j, "total_ios")),
+        out.append([lay, case, rep, jq.tostr(fio_read(j, "total_ios")),
                     "%.1f" % fio_read(j, "lat_ns.mean"), ra, mi])
     return out
 
@@ -207,7 +189,7 @@ def hook_cells(runs):
         g[0].append(num(f[4]))
         for i, k in ((1, 5), (2, 6), (3, 3)):
             g[i] += num(f[k])
-    return sorted("\t".join((lay, case, str(len(v)), stats("%.1f", v), *map(count_text, sums)))
+    return sorted("\t".join((lay, case, str(len(v)), stats("%.1f", v), *map(awk_num, sums)))
                   for (lay, case), (v, *sums) in groups.items())
 
 
@@ -257,14 +239,12 @@ COMMANDS = {"hold-sweep": (hold_sweep, True), "icount-repro": (icount_repro, Tru
             "raise-cost": (raise_cost, False)}
 
 
-def main():
-    args = sys.argv[1:]
+def main(args):
     cmd = COMMANDS.get(args[0]) if args else None
     if cmd is None or len(args) < 2 or (len(args) > 2) != cmd[1]:
-        print(__doc__.split("\n\n")[0], file=sys.stderr)
-        return 2
+        return usage(__doc__)
     if not os.path.isdir(args[1]):
-        BR.die("no folder %s" % args[1])
+        die("no folder %s" % args[1])
     if cmd[1]:
         cmd[0](args[1], args[2:])
     else:
@@ -273,4 +253,4 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(not_a_program("tables"))
