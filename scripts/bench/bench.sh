@@ -5,7 +5,7 @@
 #          [--pairs N] [--queues N] [--no-poll] [--quiet-wait S] [--shared]
 #          [--govs LIST] [--configs LIST] [--workloads LIST]
 #          [--platform tcg|icount] [--latency US] [--tail US:PERMILLE]
-#          [--smp N] [--build DIR | --series-commit C] [--out DIR]
+#          [--smp N] [--fs ext4] [--build DIR | --series-commit C] [--out DIR]
 # bench.sh --report DIR
 #
 # The benchmark of the shallow_idle series, in the QEMU guest with
@@ -84,6 +84,12 @@
 # runs is in data/icount-repro). --platform tcg (default): the platform
 # above.
 #
+# --fs ext4 (with --platform icount; scripts/bench/fsync.sh): tools/emu-blk
+# keeps its data (store=1, 384 MiB) and reports a volatile write cache
+# (write_cache=1: fsync sends cache flushes); the guest makes an ext4 file
+# system on it and mounts it for job files that write files (FSDIR), and
+# fio may write. The kernel (--build) needs ext4 (scripts/configs/fs.config).
+#
 # Every cell also counts the device's completions that ran on a CPU woken
 # from a deep state (trace events cpu_idle and block_rq_complete; column
 # "deep wakes/IO").
@@ -119,7 +125,7 @@ report() {
 # ---- arguments ------------------------------------------------------------
 
 table=$DEFAULT_TABLE quick=0 reps="" runtime="" pairs="" poll=1 out="" report_only=""
-queues="" quiet_wait=120 isolate=1 platform=tcg latency=20 tail="" smp="" scommit=""
+queues="" quiet_wait=120 isolate=1 platform=tcg latency=20 tail="" smp="" scommit="" fs=""
 govs=${GOVERNORS//,/ } configs=$BENCH_CONFIGS workloads=$BENCH_WORKLOADS
 build=$BUILD
 while [ $# -gt 0 ]; do
@@ -136,6 +142,7 @@ while [ $# -gt 0 ]; do
 	--latency) latency=${2:?}; shift 2 ;;
 	--tail) tail=${2:?}; shift 2 ;;
 	--smp) smp=${2:?}; shift 2 ;;
+	--fs) fs=${2:?}; shift 2 ;;
 	--quiet-wait) quiet_wait=${2:?}; shift 2 ;;
 	--govs) govs=$(echo "${2:?}" | tr ',' ' '); shift 2 ;;
 	--configs) configs=$(echo "${2:?}" | tr ',' ' '); shift 2 ;;
@@ -162,12 +169,15 @@ case $platform in tcg|icount) ;; *) die "--platform wants tcg or icount" ;; esac
 	die "--tail wants US:PERMILLE (PERMILLE 0-1000), got $tail"
 [ -z "$smp" ] || { [[ $smp =~ ^[0-9]+$ ]] && [ "$smp" -ge 2 ] && [ "$smp" -le 16 ]; } ||
 	die "--smp wants 2-16 CPUs, got $smp"
+case $fs in ''|ext4) ;; *) die "--fs wants ext4, got $fs" ;; esac
+[ -z "$fs" ] || [ "$platform" = icount ] || die "--fs needs --platform icount (the emulated device keeps the data)"
 emu=""
 if [ "$platform" = icount ]; then
 	: "${smp:=3}"
 	isolate=0
 	emu="latency_us=$latency${queues:+ queues=$queues}"
 	[ -z "$tail" ] || emu="$emu tail_us=${tail%%:*} tail_permille=${tail#*:}"
+	[ -z "$fs" ] || emu="$emu store=1 write_cache=1 size_mb=384"
 else
 	[ -z "$tail" ] && [ "$latency" = 20 ] || die "--latency and --tail need --platform icount"
 	: "${smp:=2}"
@@ -236,7 +246,7 @@ wrapper() {
 		echo "export bench_govs='$govs' bench_configs='$configs'"
 		echo "export bench_workloads='$workloads'"
 		echo "export bench_emu='$emu' bench_platform=$platform"
-		echo "export bench_jobs=/tmp/bench-jobs bench_readonly=1"
+		echo "export bench_jobs=/tmp/bench-jobs bench_readonly=$([ -n "$fs" ] && echo 0 || echo 1) bench_fs=$fs"
 		echo 'mkdir -p "$bench_jobs"'
 		for f in "$TOP"/tools/bench/*.fio; do
 			echo "cat > \"\$bench_jobs/$(basename "$f")\" <<'EOF_FIO'"

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """report.py bench DIR - the report of a scripts/bench/bench.sh run.
 report.py bench --jobs DIR... - the per-job table of several such runs.
+report.py bench --fsync DIR... - the fsync() table of scripts/bench/fsync.sh.
 
 Reads the cells below DIR: every meta/LABEL.json (the per-cell counters of
 tools/guest/bench.sh), the fio JSON fio/LABEL.json beside its meta/ folder
@@ -28,6 +29,13 @@ bench.md. --jobs prints that table for the runs DIR... (their
 summary.json), a first column naming each by its folder
 (scripts/bench/mixed-think.sh).
 
+A job that called fsync() (tools/bench/fsync.fio) is reported by its
+fsync() calls: their latency and rate, and per-I/O figures per fsync()
+(fio_side). --fsync prints, for the runs DIR... of scripts/bench/fsync.sh
+(one per device latency, each folder named <LATENCY>us), one table of
+the fsync() calls per latency, governor and configuration, with the
+modeled power of report.py energy, then auto against off and c6off.
+
 The JSON files keep the key order, the list order, the null rules and the
 number formatting of the jq programs that scripts/bench/bench.sh ran
 before (the sum of nothing is null; a ratio with a zero denominator is
@@ -46,7 +54,7 @@ import sys
 import time
 
 import energy
-from common import die, md_row, not_a_program, read_json, run, usage, write_atomic
+from common import TOP, die, md_row, median, not_a_program, read_json, run, usage, write_atomic
 from jq import (JqError, add, alt, divide, each, first_seen, get, group_by, jq_cmp, jq_dump, jq_eq, jq_max,
                 jq_num, jq_sort, join, length, minus, parse_stream, path, plus, raw, read_stream, tostr, truthy)
 
@@ -134,8 +142,7 @@ def cell(m, fio, info):
     for job in each(alt(get(fio, "jobs"), [])):
         if jq_eq(alt(path(job, "job options", "ioengine"), ""), "cpuio"):
             continue
-        d.append(get(job, "read") if jq_cmp(alt(path(job, "read", "total_ios"), 0), 0) > 0
-                 else get(job, "write"))
+        d.append(fio_side(job))
         names.append((alt(get(job, "jobname"), "?"), alt(path(job, "job options", "cpus_allowed"), None)))
     if not (len(d) > 0 and jq_eq(get(m, "fio_rc"), 0) and get(m, "config_ok") is not False):
         d = None
@@ -149,7 +156,8 @@ def cell(m, fio, info):
         return None if d is None else percentile_us(d[0], k, p)
 
     def dmax(k):
-        return None if d is None else divide(jq_max([path(x, k, "max") for x in d]), 1000)
+        v = None if d is None else jq_max([path(x, k, "max") for x in d])
+        return None if v is None else divide(v, 1000)
 
     def per_cpu_s(k):
         v = alt(get(m, k), None)
@@ -216,10 +224,27 @@ def cell(m, fio, info):
         "ctl_ns_per_io": emu_delta("ctl_ns"),
         "late_mean_ns": emu_delta("late_sum_ns"),
     }
+    if d is not None and any(x.get("fsync") for x in d):
+        out["fio_side"] = "fsync"
     if d is not None and len(d) > 1:
         out["jobs"] = [job_cell(name, cpus, x, alt(get(wake, "per_cpu"), None))
                        for (name, cpus), x in zip(names, d)]
     return out
+
+
+def fio_side(job):
+    """What the figures of a cell describe of one fio job: its fsync()
+    calls when it made any (tools/bench/fsync.fio, whose write() calls
+    only fill the page cache), else its reads when it made any, else its
+    writes. fio gives the fsync() calls a count and a latency (lat_ns),
+    no rate and no clat: their rate is the count over the job's run time."""
+    if jq_cmp(alt(path(job, "sync", "total_ios"), 0), 0) > 0:
+        n, ms = path(job, "sync", "total_ios"), alt(get(job, "job_runtime"), 0)
+        return {"fsync": True, "total_ios": n, "lat_ns": path(job, "sync", "lat_ns"),
+                "iops": n * 1000 / ms if ms else None}
+    if jq_cmp(alt(path(job, "read", "total_ios"), 0), 0) > 0:
+        return get(job, "read")
+    return get(job, "write")
 
 
 def job_cell(name, cpus, d, per_cpu):
@@ -529,6 +554,61 @@ def jobs_main(dirs):
     return 0
 
 
+FSYNC_HEADER = ["| device latency | governor | config | fsync p50 us | fsync p99 us | fsyncs/s "
+                "| requests/fsync | deep wakes/request | PM QoS upd/fsync | deep % of idle "
+                "| all CPUs deep % | modeled W |",
+                "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+FSYNC_VS = ["| device latency | governor | fsync p50 auto/off | fsyncs/s auto/off | fsync p50 auto/c6off "
+            "| fsyncs/s auto/c6off | modeled W auto - off | modeled energy per fsync auto/off |",
+            "|---|---|---:|---:|---:|---:|---:|---:|"]
+
+
+def fsync_main(dirs):
+    """--fsync DIR...: the bench.sh outputs DIR of scripts/bench/fsync.sh
+    (summary.json, cells.json and the modeled energy of energy.compute),
+    one per device latency, each named by its folder (<LATENCY>us)."""
+    rows, vs = list(FSYNC_HEADER), list(FSYNC_VS)
+    for d in dirs:
+        for f in ("summary.json", "cells.json"):
+            if not os.path.isfile(os.path.join(d, f)):
+                die("no %s" % os.path.join(d, f))
+        s, cells = read_json(os.path.join(d, "summary.json")), read_json(os.path.join(d, "cells.json"))
+        lat = os.path.basename(os.path.normpath(d))
+        lat = lat[:-2] + " us" if lat.endswith("us") else lat
+        model = energy.compute(d, os.path.join(TOP, "data/energy-model/params.tsv"))
+        watts = {(g, w, c): m for g, w, cfgs in (model[2] if model else []) for c, m in cfgs.items()}
+        fs = [c for c in run_order(s) if any(x.get("fio_side") == "fsync" and x["governor"] == c["governor"]
+                                             and x["workload"] == c["workload"] for x in cells)]
+        if not fs:
+            die("%s has no cell that called fsync()" % d)
+        for c in fs:
+            key = (c["governor"], c["workload"], c["config"])
+            per = [x["completions"] / x["ios"] for x in cells if (x["governor"], x["workload"], x["config"]) == key
+                   and x.get("ok") and x.get("ios") and x.get("completions") is not None]
+            m = watts.get(key)
+            rows.append(md_row([lat, c["governor"], c["config"], fmt_stats("us", c["p50_us"]),
+                                fmt_stats("us", c["p99_us"]), fmt_stats("n", c["iops"]),
+                                "%.1f" % median(sorted(per)) if per else "-",
+                                fmt_stats("e", c["deep_wake_per_io"]), fmt_stats("e", c["qos_per_io"]),
+                                fmt_stats("pct", c["deep_share"]), fmt_stats("pct", c["pkg_deep_share"]),
+                                "-" if m is None else "%.1f" % m["total_w"]]))
+        for g in [g for g in s["governors"] if g != "-"]:
+            for w in s["workloads"]:
+                off, auto, c6 = (first_cell(s, g, w, x) for x in ("off", "auto", "c6off"))
+                if auto is None or auto not in fs:
+                    continue
+
+                def r(a, b, k):
+                    a, b = a and get(a[k], "median"), b and get(b[k], "median")
+                    return "%.3f" % (a / b) if a and b else "-"
+                mo, ma = watts.get((g, w, "off")), watts.get((g, w, "auto"))
+                vs.append(md_row([lat, g, r(auto, off, "p50_us"), r(auto, off, "iops"), r(auto, c6, "p50_us"),
+                                  r(auto, c6, "iops"), "%+.1f" % (ma["total_w"] - mo["total_w"]) if ma and mo else "-",
+                                  "%.3f" % (ma["uj_per_io"] / mo["uj_per_io"]) if ma and mo else "-"]))
+    print("\n".join(rows + [""] + vs))
+    return 0
+
+
 def states_text(info):
     try:
         return join([tostr(get(s, "name")) + " " + tostr(get(s, "latency_us")) + "/" +
@@ -634,6 +714,13 @@ def markdown(s, tg, cells, info):
     if any(jq_eq(get(c, "config"), "poll") for c in s["cells"]):
         echo("poll: a separate boot with idle=poll (no cpuidle driver in use, no "
              "governor; all idle time polls, no state residency exists).")
+    fs = [w for w in s["workloads"] if any(jq_eq(get(c, "workload"), w) and c.get("fio_side") == "fsync"
+                                            for c in cells)]
+    if fs:
+        echo("%s: the fio job called fsync() after each write, and the latency columns, IOPS, "
+             "upd/IO and misses are those of the fsync() calls (fio's sync latency; an fsync() "
+             "has no clat), each of which waits for several device requests; steady upd/IO and "
+             "deep wakes/IO are per device request." % ", ".join(tostr(w) for w in fs))
     echo("")
 
     echo("## Latency and throughput")
@@ -849,6 +936,8 @@ def plot(d, s):
 def main(args):
     if len(args) > 1 and args[0] == "--jobs":
         return jobs_main(args[1:])
+    if len(args) > 1 and args[0] == "--fsync":
+        return fsync_main(args[1:])
     if len(args) != 1 or args[0].startswith("-"):
         return usage(__doc__)
     if not os.path.isdir(args[0]):

@@ -46,6 +46,10 @@ The blocks, by the NAME of their markers, and where their data comes from:
                 different think times at once, with a hardware queue per
                 CPU and with one for both; the tables by
                 report.py bench --jobs
+  fsync         data/fsync: scripts/bench/fsync.sh (run.txt, <LATENCY>us/
+                summary.json and cells.json, one folder per device
+                latency): fsync() after every 4 KiB append on ext4; the
+                tables by report.py bench --fsync
   icount-repro  data/icount-repro: scripts/bench/icount-repro.sh (repro.tsv,
                 run.txt): one set of cells on the deterministic platform,
                 twice on a quiet host and once with CPU eaters on it
@@ -82,7 +86,7 @@ rule and by v3's.
 
 The blocks that quote a measurement of the series (raise-cost, hook-cost,
 hold-sweep, isolation, icount-repro, the think-curve blocks,
-mixed-think, scale and summary) start with a "Stale" line when a run measured another series
+mixed-think, fsync, scale and summary) start with a "Stale" line when a run measured another series
 than the one in patches/ or names no repository commit (series_of,
 stale); in the cover letter only the v2-against-v3 lines do, as its v1
 and v2 tables are the older series on purpose. think-sweep is v1 against
@@ -130,8 +134,8 @@ COVER = "patches/0000-cover-letter.patch"
 # The blocks of the pages, in the order they are put in place.
 PAGE_BLOCKS = ("summary", "commands", "think-sweep", "raise-cost", "test-time", "hook-cost", "hold-sweep",
                "isolation", "think-curve", "think-curve-icount", "think-curve-icount-80",
-               "think-curve-icount-tail", "mixed-think", "icount-repro", "scale", "main-time", "mutants",
-               "test-steps")
+               "think-curve-icount-tail", "mixed-think", "fsync", "icount-repro", "scale", "main-time",
+               "mutants", "test-steps")
 # The tables of the cover letter: the line each starts at, its block, what a
 # FAIL line calls it; each ends at the next line that COVER_END matches.
 COVER_BLOCKS = (("^  think time: ", "think-sweep", "think-time table"),
@@ -157,7 +161,7 @@ def at(*parts):
 D = {n: at("data", n) for n in (
     "think-sweep", "raise-cost", "raise-cost-v1", "test-time", "hook-cost", "hook-cost-rq-qos", "hold-sweep",
     "isolation", "think-curve", "think-curve-icount", "think-curve-icount-80", "think-curve-icount-tail",
-    "mixed-think", "icount-repro", "scale", "scale-v2", "scale-v3-draft", "scale-repeat", "v2v3-think", "v2v3-think-draft",
+    "mixed-think", "fsync", "icount-repro", "scale", "scale-v2", "scale-v3-draft", "scale-repeat", "v2v3-think", "v2v3-think-draft",
     "main-time", "state-tables", "mutants", "mutants-by-hand")}
 
 
@@ -728,6 +732,30 @@ energy, `energy.md`, beside it), tables by `scripts/report/report.py bench --job
                              "--jobs", os.path.join(d, "per-cpu"), os.path.join(d, "one-queue")))
 
 
+def fsync_dirs():
+    """The folders of data/fsync, one per device latency (<LATENCY>us), by
+    latency."""
+    d = D["fsync"]
+    dirs = sorted((e for e in map(os.path.normpath, subdirs(d)) if re.fullmatch(r"[0-9]+us", os.path.basename(e))),
+                  key=lambda e: int(os.path.basename(e)[:-2]))
+    if not dirs:
+        raise Fail("data/fsync has no <LATENCY>us folder")
+    return dirs
+
+
+def fsync():
+    """fsync() after every append on ext4, per device latency (report.py
+    bench --fsync)."""
+    d = D["fsync"]
+    dirs = fsync_dirs()
+    need(os.path.join(d, "run.txt"), *(os.path.join(x, f) for x in dirs for f in ("summary.json", "cells.json")))
+    return marked("fsync", stale(os.path.join(d, "run.txt")) + text("""Platform: {r[platform]}.
+Command: `{r[command]}` ({r[kernel]}, {r[date]}, {r[wall_s]} s);
+data in `data/fsync/` (per device latency, the `bench.md` of the boot and
+the modeled energy, `energy.md`), tables by `scripts/report/report.py bench --fsync`.
+""", r=run_txt(d)) + program("report.py bench --fsync failed on data/fsync", bench_main, "--fsync", *dirs))
+
+
 def icount_repro():
     """The reproducibility of the deterministic platform."""
     d = D["icount-repro"]
@@ -1006,6 +1034,7 @@ def generate():
     for n in ("think-curve-icount", "think-curve-icount-80", "think-curve-icount-tail"):
         md[n] = think_curve_icount(n)
     md["mixed-think"] = mixed_think()
+    md["fsync"] = fsync()
     md["icount-repro"] = icount_repro()
     md["scale"], txt["scale"] = scale()
     md["main-time"] = main_time()
@@ -1023,6 +1052,8 @@ def generate():
               ("data/icount-repro", data_lines(D["icount-repro"], "repro.tsv"), "cells"),
               ("data/mixed-think", len([x for x in md["mixed-think"] if x.startswith("| per-cpu")
                                         or x.startswith("| one-queue")]), "rows"),
+              ("data/fsync", sum(bool(re.match(r"\| [0-9]+ us \| [a-z]+ \| [a-z0-9]+ \| [0-9]", x))
+                                 for x in md["fsync"]), "cells"),
               ("data/scale", data_lines(D["scale"], "rounds.tsv"), "rounds"),
               ("data/v2v3-think", 2, "runs"),
               ("data/main-time", len(subdirs(D["main-time"])), "runs"),
@@ -1096,7 +1127,8 @@ def figures(args):
                 f.write("".join(x + "\n" for x in docs[path]))
         print("[%s] figures: README.md, MEASUREMENTS.md, TESTING.md and the cover letter updated from "
               "data/think-sweep, data/raise-cost, data/test-time, data/hook-cost, data/hook-cost-rq-qos, "
-              "data/hold-sweep, data/isolation, data/think-curve, data/mixed-think, data/icount-repro, data/scale, "
+              "data/hold-sweep, data/isolation, data/think-curve, data/mixed-think, data/fsync, data/icount-repro, "
+              "data/scale, "
               "data/scale-v2, "
               "data/scale-v3-draft, data/v2v3-think, data/v2v3-think-draft, data/main-time and data/state-tables"
               % time.strftime("%H:%M:%S"), file=sys.stderr)

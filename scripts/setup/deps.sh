@@ -7,7 +7,7 @@
 set -euo pipefail
 . "$(dirname "$0")/../lib/common.sh"
 
-PKGS=(bc bison build-essential busybox-static codespell cpio dwarves fio flex
+PKGS=(bc bison build-essential busybox-static codespell cpio dwarves e2fsprogs fio flex
       kmod libelf-dev libssl-dev python3-git python3-ply
       qemu-system-x86 rsync xz-utils)
 

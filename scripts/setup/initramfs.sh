@@ -3,8 +3,10 @@
 #
 # initramfs.sh BUILD_DIR OUT.cpio.gz - the test guest's initramfs.
 #
-# Contents: busybox-static (every applet as a link), bash, fio and the shared
-# libraries ldd lists for them, the kernel modules of BUILD_DIR (an O= kernel
+# Contents: busybox-static (every applet as a link), bash, fio, e2fsprogs'
+# mke2fs as /sbin/mkfs.ext4 (busybox's mke2fs makes no journal, and its
+# shell prefers its own applets to a file of the same name;
+# scripts/bench/fsync.sh formats ext4) with /etc/mke2fs.conf, and the shared libraries ldd lists for them, the kernel modules of BUILD_DIR (an O= kernel
 # build; modules_install with INSTALL_MOD_STRIP=1, under $BUILD_LOCK),
 # /init from tools/guest/init, /etc/passwd and /etc/group with root and the
 # unprivileged user nobody (uid/gid 65534).
@@ -18,7 +20,8 @@
 # inputs (this script, the init, the binaries and libraries, the kernel
 # release, .config and the module files of BUILD_DIR).
 #
-# Installs busybox-static, fio, cpio, kmod and make when missing (as root).
+# Installs busybox-static, fio, e2fsprogs, cpio, kmod and make when missing
+# (as root).
 set -euo pipefail
 . "$(dirname "$0")/../lib/common.sh"
 
@@ -36,10 +39,11 @@ out=$(realpath -m "$2")
 init=$TOP/tools/guest/init
 [ -f "$init" ] || die "no $init"
 
-need_pkgs busybox-static fio cpio kmod make gzip
+need_pkgs busybox-static fio e2fsprogs cpio kmod make gzip
 busybox=$(command -v busybox) || die "busybox not found"
 [ "$(realpath "$busybox")" = "$(realpath /bin/busybox)" ] || busybox=/bin/busybox
-bins=("$busybox" "$(command -v fio)" "$(command -v bash)")
+mke2fs=$(PATH=/usr/sbin:/sbin:$PATH command -v mke2fs) || die "mke2fs not found"
+bins=("$busybox" "$(command -v fio)" "$(command -v bash)" "$mke2fs")
 
 # libs BIN... - the shared libraries (and loader) ldd lists for BIN.
 libs() {
@@ -47,7 +51,7 @@ libs() {
 		awk '$2 == "=>" && $3 ~ /^\// {print $3} $1 ~ /^\// && $1 !~ /:$/ {print $1}' |
 		sort -u
 }
-mapfile -t libfiles < <(libs "${bins[1]}" "${bins[2]}")
+mapfile -t libfiles < <(libs "${bins[1]}" "${bins[2]}" "${bins[3]}")
 
 release=$(cat "$build/include/config/kernel.release")
 modules=no
@@ -56,7 +60,8 @@ grep -q '^CONFIG_MODULES=y' "$build/.config" && modules=yes
 # The stamp: a hash over every input.
 stamp() {
 	{
-		sha256sum "$0" "$init" "${bins[@]}" "${libfiles[@]}" "$build/.config" |
+		sha256sum "$0" "$init" "${bins[@]}" "${libfiles[@]}" "$build/.config" \
+			$([ ! -f /etc/mke2fs.conf ] || echo /etc/mke2fs.conf) |
 			cut -d' ' -f1
 		echo "release $release"
 		if [ $modules = yes ] && [ -f "$build/modules.order" ]; then
@@ -86,6 +91,8 @@ done
 cp "${bins[1]}" "$root/usr/bin/fio"
 rm -f "$root/bin/bash"
 cp "${bins[2]}" "$root/bin/bash"
+cp "${bins[3]}" "$root/sbin/mkfs.ext4"
+[ ! -f /etc/mke2fs.conf ] || cp /etc/mke2fs.conf "$root/etc/mke2fs.conf"
 for lib in "${libfiles[@]}"; do
 	mkdir -p "$root$(dirname "$lib")"
 	cp -L "$lib" "$root$lib"

@@ -28,7 +28,14 @@
  * the debugfs file emu_blk/stats (ctl_ns), beside how late the completions
  * were (late_*_ns: timer slack plus the controller's own work).
  *
- * Reads return zeroes; writes are dropped (no backing store).
+ * Reads return zeroes and writes are dropped (no backing store), unless
+ * store=Y: each disk then keeps its data in memory (size_mb, allocated at
+ * load), so that a file system can live on it. The copy is made in
+ * ->queue_rq() on the submitting CPU; the completion still comes at the
+ * deadline. write_cache=Y reports a volatile write cache, so that fsync()
+ * and a journal commit send cache flushes (REQ_OP_FLUSH, which completes
+ * after the device latency like any request; FUA is emulated by the block
+ * layer with a flush after the write).
  *
  * Parameters (read-only unless marked):
  *   devices=1          disks emublk0 .. emublkN-1 (1-16), one tag set shared
@@ -47,6 +54,8 @@
  *   stall_ms=0         with blocking=Y, ->queue_rq() sleeps this long on
  *                      emublk0 (a dispatch that waits, as nbd's reconnect
  *                      wait does), writable
+ *   store=N            keep the data in memory (size_mb <= 512 per disk)
+ *   write_cache=N      report a volatile write cache (flushes are sent)
  *
  * This module is a test tool. It is never part of the kernel series.
  */
@@ -70,9 +79,11 @@
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
+#include <linux/vmalloc.h>
 
 #define EMU_MAX_DEVICES		16
 #define EMU_MAX_LATENCY_US	1000000
+#define EMU_MAX_STORE_MB	512
 
 static unsigned int devices = 1;
 module_param(devices, uint, 0444);
@@ -114,6 +125,14 @@ static unsigned int stall_ms;
 module_param(stall_ms, uint, 0644);
 MODULE_PARM_DESC(stall_ms, "With blocking=Y, ->queue_rq() of emublk0 sleeps this long (default 0)");
 
+static bool store;
+module_param(store, bool, 0444);
+MODULE_PARM_DESC(store, "Keep the data in memory, size_mb per disk (default N: reads return zeroes)");
+
+static bool write_cache;
+module_param(write_cache, bool, 0444);
+MODULE_PARM_DESC(write_cache, "Report a volatile write cache: flushes are sent (default N)");
+
 /* Per request: the driver's part of struct request. */
 struct emu_cmd {
 	struct llist_node node;		/* on emu_ctl.submitted */
@@ -125,6 +144,7 @@ struct emu_disk {
 	struct gendisk *disk;
 	unsigned int index;
 	atomic_t seq;			/* requests issued, for the tail */
+	u8 *data;			/* store=Y: size_mb MiB, else NULL */
 };
 
 /*
@@ -234,15 +254,24 @@ static enum hrtimer_restart emu_timer_fn(struct hrtimer *timer)
 	return ret;
 }
 
-static void emu_zero_read(struct request *rq)
+/* Submitting CPU: reads get the stored data (or zeroes), writes are kept. */
+static void emu_copy_data(struct emu_disk *ed, struct request *rq)
 {
+	u64 pos = (u64)blk_rq_pos(rq) << SECTOR_SHIFT;
 	struct req_iterator iter;
 	struct bio_vec bv;
 
-	if (req_op(rq) != REQ_OP_READ)
+	if (req_op(rq) != REQ_OP_READ && (req_op(rq) != REQ_OP_WRITE || !ed->data))
 		return;
-	rq_for_each_segment(bv, rq, iter)
-		memzero_bvec(&bv);
+	rq_for_each_segment(bv, rq, iter) {
+		if (!ed->data)
+			memzero_bvec(&bv);
+		else if (req_op(rq) == REQ_OP_READ)
+			memcpy_to_bvec(&bv, ed->data + pos);
+		else
+			memcpy_from_bvec(ed->data + pos, &bv);
+		pos += bv.bv_len;
+	}
 }
 
 static blk_status_t emu_queue_rq(struct blk_mq_hw_ctx *hctx,
@@ -266,7 +295,7 @@ static blk_status_t emu_queue_rq(struct blk_mq_hw_ctx *hctx,
 	}
 
 	blk_mq_start_request(rq);
-	emu_zero_read(rq);
+	emu_copy_data(ed, rq);
 	cmd->deadline = ktime_add_us(ktime_get(), emu_latency_us(ed));
 	if (llist_add(&cmd->node, &emu_ctl.submitted))
 		smp_call_function_single_async(emu_ctl.cpu, &emu_ctl.doorbell);
@@ -322,9 +351,19 @@ static int emu_add_disk(struct emu_disk *ed, unsigned int index)
 
 	ed->index = index;
 	atomic_set(&ed->seq, 0);
+	if (write_cache)
+		lim.features |= BLK_FEAT_WRITE_CACHE;
+	if (store) {
+		ed->data = vzalloc((size_t)size_mb << 20);
+		if (!ed->data)
+			return -ENOMEM;
+	}
 	disk = blk_mq_alloc_disk(&emu_set, &lim, ed);
-	if (IS_ERR(disk))
+	if (IS_ERR(disk)) {
+		vfree(ed->data);
+		ed->data = NULL;
 		return PTR_ERR(disk);
+	}
 	/* Complete on the submitting CPU, always by IPI (rq_affinity 2). */
 	blk_queue_flag_set(QUEUE_FLAG_SAME_FORCE, disk->queue);
 	disk->fops = &emu_fops;
@@ -334,6 +373,8 @@ static int emu_add_disk(struct emu_disk *ed, unsigned int index)
 	ret = add_disk(disk);
 	if (ret) {
 		put_disk(disk);
+		vfree(ed->data);
+		ed->data = NULL;
 		return ret;
 	}
 	ed->disk = disk;
@@ -350,6 +391,8 @@ static void emu_del_disks(void)
 		del_gendisk(emu_disks[i].disk);
 		put_disk(emu_disks[i].disk);
 		emu_disks[i].disk = NULL;
+		vfree(emu_disks[i].data);
+		emu_disks[i].data = NULL;
 	}
 }
 
@@ -362,6 +405,10 @@ static int emu_check_params(void)
 	if (queues > nr_cpu_ids || !depth || depth > 4096 || !size_mb) {
 		pr_err("queues=%u depth=%u size_mb=%u: want queues <= %u, depth 1-4096, size_mb > 0\n",
 		       queues, depth, size_mb, nr_cpu_ids);
+		return -EINVAL;
+	}
+	if (store && size_mb > EMU_MAX_STORE_MB) {
+		pr_err("store=Y size_mb=%u: want size_mb <= %d\n", size_mb, EMU_MAX_STORE_MB);
 		return -EINVAL;
 	}
 	if (latency_us > EMU_MAX_LATENCY_US || tail_us > EMU_MAX_LATENCY_US ||
@@ -417,9 +464,10 @@ static int __init emu_blk_init(void)
 	emu_debugfs = debugfs_create_dir(KBUILD_MODNAME, NULL);
 	debugfs_create_file("stats", 0400, emu_debugfs, &emu_ctl, &emu_stats_fops);
 
-	pr_info("%u disk(s), %u hardware queue(s), controller CPU %d, latency %u us, tail %u us for %u/1000%s\n",
+	pr_info("%u disk(s), %u hardware queue(s), controller CPU %d, latency %u us, tail %u us for %u/1000%s%s%s\n",
 		devices, emu_set.nr_hw_queues, emu_ctl.cpu, latency_us, tail_us,
-		tail_permille, blocking ? ", blocking" : "");
+		tail_permille, blocking ? ", blocking" : "",
+		store ? ", store" : "", write_cache ? ", write cache" : "");
 	return 0;
 out:
 	emu_del_disks();

@@ -30,6 +30,12 @@
 #   bench_reps=3 bench_runtime=4 bench_steady=1 bench_after=1
 #   bench_pairs=5 bench_null_runtime=3   null_blk overhead pairs (guest)
 #   bench_readonly=1           fio --readonly (0: the job may write)
+#   bench_fs=""                guest mode with bench_emu: make this file
+#                              system (ext4) on the device before the
+#                              matrix, mount it on /mnt/bench and give fio
+#                              FSDIR=/mnt/bench (job files that write files,
+#                              e.g. fsync.fio); the journal thread and the
+#                              unbound workqueues are kept off the controller
 #
 # Configurations (each cell starts from "off", C-states enabled, no holder):
 #   off     shallow_idle off;  auto: shallow_idle auto on the device;
@@ -80,6 +86,7 @@ AFTER=${bench_after:-1}
 PAIRS=${bench_pairs:-5}
 NULL_RUNTIME=${bench_null_runtime:-3}
 READONLY=${bench_readonly:-1}
+FS=${bench_fs:-}
 EMU=${bench_emu:-}
 FIO_CPUS=${bench_cpus:-}
 EMU_BLK_KO=${EMU_BLK_KO:-$SHARE/emu_blk.ko}
@@ -697,6 +704,35 @@ rotate() {
 	done
 	echo "$@"
 }
+
+# ---- the file system (bench_fs) ------------------------------------------
+
+FSDIR=""
+if [ -n "$FS" ]; then
+	[ -n "$EMU" ] || fail "bench_fs needs bench_emu (a device that keeps its data: store=1)"
+	# No lazy initialization: no ext4lazyinit writes during the cells.
+	"mkfs.$FS" -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$DEV" > "$tmp/mkfs.out" 2>&1 ||
+		fail "mkfs.$FS $DEV failed: $(cat "$tmp/mkfs.out")"
+	FSDIR=/mnt/bench
+	mkdir -p "$FSDIR"
+	mount -t "$FS" "$DEV" "$FSDIR" || fail "cannot mount $DEV ($FS) on $FSDIR"
+	# The journal thread submits the commit: keep it, and the unbound
+	# workers (writeback), on the CPUs fio may use, off the controller.
+	_jbd=""
+	for _p in /proc/[0-9]*; do
+		case $(cat "$_p/comm" 2>/dev/null) in
+		jbd2/*) _jbd="$_jbd ${_p#/proc/}" ;;
+		esac
+	done
+	[ -n "$_jbd" ] || fail "no jbd2 thread after mounting $DEV ($FS)"
+	for _p in $_jbd; do
+		taskset -p -c "$FIO_CPUS" "$_p" > /dev/null || fail "cannot pin jbd2 thread $_p to CPUs $FIO_CPUS"
+	done
+	printf '%x\n' $(((1 << CTL) - 1)) > /sys/devices/virtual/workqueue/cpumask ||
+		fail "cannot keep the unbound workqueues off CPU $CTL"
+	say "file system: $FS on $DEV at $FSDIR, jbd2 thread(s)$_jbd on CPUs $FIO_CPUS"
+fi
+export FSDIR
 
 say "start: $NCELLS cells, $REPS reps x governors '$GOVS' x workloads '$WORKLOADS' x configs '$CONFIGS', ${RUNTIME}s each"
 rep=1

@@ -39,7 +39,7 @@ DISK=${DISK:-/dev/vda}
 QOS_US=3
 POKES=10	# wake-ups of the test CPU per observation window
 POKE_S=0.15	# seconds between them
-PLAN=$((6 + 9 * 2 + 1 + 2 + 11))
+PLAN=$((6 + 9 * 2 + 1 + 2 + 13))
 
 tmp=$(mktemp -d)
 ncpu=$(nproc)
@@ -268,9 +268,11 @@ emu_reads() {
 # emu_refusals - every bad parameter set is refused, with its message.
 emu_refusals() {
 	for _p in "devices=0|devices=0: want" "latency_us=2000000|latency_us=2000000" \
-		"tail_permille=1001|tail_permille=1001" "controller=$ncpu|controller=$ncpu: not"; do
+		"tail_permille=1001|tail_permille=1001" "controller=$ncpu|controller=$ncpu: not" \
+		"store=1 size_mb=1024|store=Y size_mb=1024: want"; do
 		dmesg -c > /dev/null
-		if insmod "$EMU_BLK_KO" "${_p%%|*}" 2>/dev/null; then
+		# shellcheck disable=SC2086
+		if insmod "$EMU_BLK_KO" ${_p%%|*} 2>/dev/null; then
 			rmmod emu_blk
 			tap_diag "emu_blk ${_p%%|*} loaded"
 			return 1
@@ -291,7 +293,7 @@ emu_tail_count() {
 		print k + 0 }'
 }
 
-tap_check "emu_blk refuses devices=0, latency_us=2000000, tail_permille=1001 and controller=$ncpu, each with a message" \
+tap_check "emu_blk refuses devices=0, latency_us=2000000, tail_permille=1001, controller=$ncpu and store=1 size_mb=1024, each with a message" \
 	emu_refusals
 
 tap_check "emu_cstates skip_cpu=$ctl loads" emu_load "$TABLE" skip_cpu="$ctl"
@@ -353,6 +355,28 @@ if insmod "$EMU_BLK_KO" queues=1 controller="$ctl"; then
 	rmmod emu_blk
 else
 	tap_not_ok "queues=1: one hctx for every CPU (emu_blk does not load)"
+fi
+# emu_store_roundtrip - with store=1, 8 KiB written at 1 MiB read back
+# unchanged (O_DIRECT both ways), and a block never written reads zeroes.
+emu_store_roundtrip() {
+	head -c 8192 /dev/urandom > "$tmp/pattern" || return 1
+	dd if="$tmp/pattern" of=/dev/emublk0 bs=4k seek=256 count=2 oflag=direct 2>/dev/null || return 1
+	dd if=/dev/emublk0 of="$tmp/back" bs=4k skip=256 count=2 iflag=direct 2>/dev/null || return 1
+	cmp -s "$tmp/pattern" "$tmp/back" || { tap_diag "read back differs"; return 1; }
+	dd if=/dev/emublk0 of="$tmp/zero" bs=4k skip=512 count=1 iflag=direct 2>/dev/null || return 1
+	head -c 4096 /dev/zero | cmp -s - "$tmp/zero" || { tap_diag "unwritten block not zero"; return 1; }
+}
+
+if insmod "$EMU_BLK_KO" store=1 write_cache=1 size_mb=16 controller="$ctl"; then
+	tap_check "store=1: 8 KiB written read back unchanged, an unwritten block reads zeroes" \
+		emu_store_roundtrip
+	wc=$(cat /sys/block/emublk0/queue/write_cache 2>/dev/null)
+	tap_check "write_cache=1: the queue reports a volatile write cache (${wc:-none})" \
+		[ "$wc" = "write back" ]
+	rmmod emu_blk
+else
+	tap_not_ok "store=1: 8 KiB written read back unchanged (emu_blk does not load)"
+	tap_not_ok "write_cache=1: the queue reports a volatile write cache (emu_blk does not load)"
 fi
 emu_unload
 
