@@ -171,6 +171,14 @@ case $platform in tcg|icount) ;; *) die "--platform wants tcg or icount" ;; esac
 	die "--smp wants 2-16 CPUs, got $smp"
 case $fs in ''|ext4) ;; *) die "--fs wants ext4, got $fs" ;; esac
 [ -z "$fs" ] || [ "$platform" = icount ] || die "--fs needs --platform icount (the emulated device keeps the data)"
+# With a file system mounted on the device, fio may write: only job files
+# that work in it (FSDIR), never on the raw device under it.
+if [ -n "$fs" ]; then
+	for w in $workloads; do
+		grep -q '^directory=\${FSDIR}$' "$TOP/tools/bench/$w.fio" 2> /dev/null ||
+			die "--fs: workload $w does not work in the file system (no directory=\${FSDIR} in tools/bench/$w.fio)"
+	done
+fi
 emu=""
 if [ "$platform" = icount ]; then
 	: "${smp:=3}"

@@ -65,6 +65,13 @@ if [ -n "$md_only" ]; then
 	exec "${REPORT_PY[@]}" "${dirs[@]}"
 fi
 [[ $latencies =~ ^[0-9]+(,[0-9]+)*$ ]] || die "--latencies wants a comma list of microseconds, got $latencies"
+[ "$(tr ',' '\n' <<< "$latencies" | sort | uniq -d)" = "" ] || die "--latencies names a latency twice: $latencies"
+[[ $runtime =~ ^[1-9][0-9]*$ ]] && [ "$runtime" -ge 2 ] || die "--runtime wants whole seconds (2 or more), got $runtime"
+[[ $reps =~ ^[1-9][0-9]*$ ]] || die "--reps wants a number, got $reps"
+case ,$TABLES, in *,"$table",*) ;; *) die "--table wants one of $TABLES, got $table" ;; esac
+for g in ${govs//,/ }; do
+	case $g in menu|teo|ladder|haltpoll) ;; *) die "--govs: unknown governor '$g'" ;; esac
+done
 
 [ -n "$out" ] || out=$RESULTS/fsync
 out=$(realpath -m "$out")

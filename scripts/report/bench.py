@@ -30,9 +30,11 @@ summary.json), a first column naming each by its folder
 (scripts/bench/mixed-think.sh).
 
 A job that called fsync() (tools/bench/fsync.fio) is reported by its
-fsync() calls: their latency and rate, and per-I/O figures per fsync()
-(fio_side). --fsync prints, for the runs DIR... of scripts/bench/fsync.sh
-(one per device latency, each folder named <LATENCY>us), one table of
+fsync() calls: their latency and rate, and the per-I/O figures that
+divide by fio's count (upd/IO, misses) per fsync(); deep wakes/IO and
+steady upd/IO stay per device request (fio_side). --fsync prints, for the runs DIR... of scripts/bench/fsync.sh
+(one per device latency, each folder named <LATENCY>us; printed by
+latency), one table of
 the fsync() calls per latency, governor and configuration, with the
 modeled power of report.py energy, then auto against off and c6off.
 
@@ -43,9 +45,8 @@ null unless the numerator is zero too), with one fix: a cell whose meta
 file says "config_ok": false (its configuration could not be set) has no
 figures, as the header of scripts/bench/bench.sh always said (jq's
 "config_ok // true" took false for true; no committed record has such a
-cell),
-and bench.md the formatting of its awk. Exit status 0, 1 on errors (no cell, an unreadable
-cell), 2 on usage errors.
+cell), and bench.md the formatting of its awk. Exit status 0, 1 on errors
+(no cell, an unreadable cell), 2 on usage errors.
 """
 import fnmatch
 import os
@@ -224,7 +225,7 @@ def cell(m, fio, info):
         "ctl_ns_per_io": emu_delta("ctl_ns"),
         "late_mean_ns": emu_delta("late_sum_ns"),
     }
-    if d is not None and any(x.get("fsync") for x in d):
+    if d is not None and any(isinstance(x, dict) and x.get("fsync") for x in d):
         out["fio_side"] = "fsync"
     if d is not None and len(d) > 1:
         out["jobs"] = [job_cell(name, cpus, x, alt(get(wake, "per_cpu"), None))
@@ -568,7 +569,11 @@ def fsync_main(dirs):
     (summary.json, cells.json and the modeled energy of energy.compute),
     one per device latency, each named by its folder (<LATENCY>us)."""
     rows, vs = list(FSYNC_HEADER), list(FSYNC_VS)
-    for d in dirs:
+
+    def latency(d):
+        n = os.path.basename(os.path.normpath(d))
+        return int(n[:-2]) if n.endswith("us") and n[:-2].isdigit() else float("inf")
+    for d in sorted(dirs, key=latency):
         for f in ("summary.json", "cells.json"):
             if not os.path.isfile(os.path.join(d, f)):
                 die("no %s" % os.path.join(d, f))
@@ -925,7 +930,7 @@ def plot(d, s):
         plt.close(fig)
         os.replace(tmp, png)
     except Exception as e:  # the plot is optional: warn, keep the report
-        print("bench-report: plot: %s: %s" % (type(e).__name__, e), file=sys.stderr)
+        print("report.py bench: plot: %s: %s" % (type(e).__name__, e), file=sys.stderr)
         log("bench: warning: matplotlib failed, no %s" % png)
         if os.path.exists(tmp):
             os.unlink(tmp)
@@ -956,7 +961,7 @@ def main(args):
                               read_fio(os.path.join(base, "fio", label + ".json")),
                               iv[0] if iv else None))
         except (OSError, ValueError, JqError, TypeError, KeyError) as e:
-            print("bench-report: %s: %s" % (m, e), file=sys.stderr)
+            print("report.py bench: %s: %s" % (m, e), file=sys.stderr)
             die("cannot read %s" % m)
     if not cells:
         die("no cells below %s" % d)

@@ -33,7 +33,7 @@ def main(args):
         curve = {(int(r["think_us"]), r["governor"]): r for r in csv.DictReader(f, delimiter="\t")}
     res = energy.compute(os.path.join(d, "bench"), os.path.join(TOP, "data/energy-model/params.tsv"))
     if res is None:
-        die("no modeled cell in %s/bench" % d, prog="cost-summary")
+        die("no modeled cell in %s/bench" % d, prog="report.py cost")
     power = {(g, w): cfgs for g, w, cfgs in res[2]}
     govs = sorted({g for _, g in curve}, key=lambda g: (g != "menu", g))
 
@@ -44,7 +44,7 @@ def main(args):
             r = curve.get((t, g))
             cfgs = power.get((g, "qd1-t%dus" % t))
             if r is None or cfgs is None or any(c not in cfgs for c in ("off", "auto", "c6off")):
-                die("no think time %d us for %s in %s" % (t, g, d), prog="cost-summary")
+                die("no think time %d us for %s in %s" % (t, g, d), prog="report.py cost")
             wakes = " / ".join("%.3f" % float(r["wake_" + c]) for c in ("off", "auto", "c6off"))
             watts = " / ".join("%.1f" % cfgs[c]["total_w"] for c in ("off", "auto", "c6off"))
             out.append(md_row([think_label(t), g, wakes, "%.2f" % float(r["p99_auto_off"]), watts]))

@@ -138,7 +138,7 @@ def main(args):
     params_path = args[1] if len(args) == 2 else os.path.join(TOP, "data/energy-model/params.tsv")
     res = compute(bench_dir, params_path)
     if res is None:
-        die("no usable cell in %s" % bench_dir, prog="energy-model")
+        die("no usable cell in %s" % bench_dir, prog="report.py energy")
     p, kinds, rows, targets, present = res
     assumed = sorted(k for k, v in kinds.items() if v == "assumption")
 

@@ -19,7 +19,7 @@ import sys
 # Each subcommand (its module: the name with "_" for "-") and what it makes.
 SUBCOMMANDS = (
     ("figures", "the figures of the pages and the cover letter, from data/"),
-    ("bench", "the report of a bench.sh run; --jobs: the per-job table of runs"),
+    ("bench", "the report of a bench.sh run; --jobs: the per-job table of runs; --fsync: the fsync() table"),
     ("tables", "TSV tables of five bench scripts: tables COMMAND DIR [NAME...]"),
     ("energy", "the modeled energy of a bench.sh run (a model, never measured)"),
     ("cost", "README.md's \"What it costs\" table, from a think-time curve"),

@@ -28,7 +28,7 @@ import sys
 
 from common import die, md_row, not_a_program, read_json, think_label, usage, write_atomic
 
-PROG = "think-curve-report"  # the prefix of its error messages
+PROG = "report.py think-curve"  # the prefix of its error messages
 COLS = ["think_us", "governor", "p50_auto_off", "p99_auto_off",
         "p50_auto_c6off", "p99_auto_c6off", "qos_per_io", "misses_per_io",
         "deep_off", "deep_auto", "deep_c6off", "timer_off", "timer_auto",
@@ -141,7 +141,7 @@ def plot(rows, png):
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
-        sys.stderr.write("think-curve-report: warning: no matplotlib "
+        sys.stderr.write("report.py think-curve: warning: no matplotlib "
                          "(python3-matplotlib), no %s\n" % png)
         return
     govs = list(dict.fromkeys(r[1] for r in rows))

@@ -28,7 +28,7 @@ def main(args):
         for x in s[v]["cells"]:
             if (x["governor"], x["workload"], x["config"]) == (g, w, c) and not x["failed"]:
                 return x
-        die("no cell %s %s %s %s in %s" % (v, g, w, c, d), prog="v2v3-report")
+        die("no cell %s %s %s %s in %s" % (v, g, w, c, d), prog="report.py v2v3")
 
     def wake(x):
         return "%.3f" % x["deep_wake_per_io"]["median"]

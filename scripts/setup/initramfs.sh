@@ -6,8 +6,9 @@
 # Contents: busybox-static (every applet as a link), bash, fio, e2fsprogs'
 # mke2fs as /sbin/mkfs.ext4 (busybox's mke2fs makes no journal, and its
 # shell prefers its own applets to a file of the same name;
-# scripts/bench/fsync.sh formats ext4) with /etc/mke2fs.conf, and the shared libraries ldd lists for them, the kernel modules of BUILD_DIR (an O= kernel
-# build; modules_install with INSTALL_MOD_STRIP=1, under $BUILD_LOCK),
+# scripts/bench/fsync.sh formats ext4) with /etc/mke2fs.conf, and the
+# shared libraries ldd lists for them, the kernel modules of BUILD_DIR (an
+# O= kernel build; modules_install with INSTALL_MOD_STRIP=1, under $BUILD_LOCK),
 # /init from tools/guest/init, /etc/passwd and /etc/group with root and the
 # unprivileged user nobody (uid/gid 65534).
 #

@@ -31,8 +31,8 @@
  * Reads return zeroes and writes are dropped (no backing store), unless
  * store=Y: each disk then keeps its data in memory (size_mb, allocated at
  * load), so that a file system can live on it. The copy is made in
- * ->queue_rq() on the submitting CPU; the completion still comes at the
- * deadline. write_cache=Y reports a volatile write cache, so that fsync()
+ * ->queue_rq(), before the deadline is stamped (a 4 KiB copy adds its
+ * time to the latency). write_cache=Y reports a volatile write cache, so that fsync()
  * and a journal commit send cache flushes (REQ_OP_FLUSH, which completes
  * after the device latency like any request; FUA is emulated by the block
  * layer with a flush after the write).
@@ -254,7 +254,7 @@ static enum hrtimer_restart emu_timer_fn(struct hrtimer *timer)
 	return ret;
 }
 
-/* Submitting CPU: reads get the stored data (or zeroes), writes are kept. */
+/* ->queue_rq(): reads get the stored data (or zeroes), writes are kept. */
 static void emu_copy_data(struct emu_disk *ed, struct request *rq)
 {
 	u64 pos = (u64)blk_rq_pos(rq) << SECTOR_SHIFT;
@@ -294,6 +294,10 @@ static blk_status_t emu_queue_rq(struct blk_mq_hw_ctx *hctx,
 		return BLK_STS_NOTSUPP;
 	}
 
+	/* The block layer ends requests at the capacity: the store is that. */
+	if (ed->data && WARN_ON_ONCE(blk_rq_pos(rq) + blk_rq_sectors(rq) >
+				     ((sector_t)size_mb << (20 - SECTOR_SHIFT))))
+		return BLK_STS_IOERR;
 	blk_mq_start_request(rq);
 	emu_copy_data(ed, rq);
 	cmd->deadline = ktime_add_us(ktime_get(), emu_latency_us(ed));

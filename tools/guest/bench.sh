@@ -709,7 +709,10 @@ rotate() {
 
 FSDIR=""
 if [ -n "$FS" ]; then
-	[ -n "$EMU" ] || fail "bench_fs needs bench_emu (a device that keeps its data: store=1)"
+	case " $EMU " in
+	*" store=1 "*) ;;
+	*) fail "bench_fs needs bench_emu with store=1 (a device that keeps its data), got '$EMU'" ;;
+	esac
 	# No lazy initialization: no ext4lazyinit writes during the cells.
 	"mkfs.$FS" -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$DEV" > "$tmp/mkfs.out" 2>&1 ||
 		fail "mkfs.$FS $DEV failed: $(cat "$tmp/mkfs.out")"

@@ -85,7 +85,9 @@
 # publishes its counters with count), sum_KIND if INSTANCES' counters add
 # up to KIND's, and note_KIND and what_KIND DONE EBUSY ERRORS [EXTRA...],
 # which set "note" (the remark on its line of torture-counts.txt) and
-# "what" (the text of its TAP line; q holds its target). torture.d/fio
+# "what" (the text of its TAP line; q holds its target), and, optionally,
+# short_KIND with the same arguments, which sets "why" when the storm did
+# not do what it is for (its TAP line then fails, as on an error). torture.d/fio
 # defines fio_start, fio_interrupt, fio_counts and fio_check instead.
 #
 # Results in $RESULTS_DIR: torture.tap, torture-counts.txt (also printed),
@@ -510,10 +512,16 @@ for k in $KINDS; do
 	read -r q < "$T/q.$k"
 	set -- $(cat "$T/c.$k") 0 0 0 0
 	"what_$k" "$@"
-	if [ "$3" = 0 ]; then
-		tap_ok "$k: $what"
-	else
+	why=""
+	if command -v "short_$k" > /dev/null 2>&1; then
+		"short_$k" "$@"
+	fi
+	if [ "$3" != 0 ]; then
 		tap_not_ok "$k: $what (errors.txt)"
+	elif [ -n "$why" ]; then
+		tap_not_ok "$k: $what, but $why"
+	else
+		tap_ok "$k: $what"
 	fi
 done
 for k in $SKIP; do
