@@ -299,7 +299,10 @@ struct blk_shallow_idle {
 	struct blk_shallow_idle_cpu cpus[] __counted_by(nr_cpus);
 };
 
-/* Raises, relaxes and frees; unbound: off the submitting and isolated CPUs. */
+/*
+ * Raises, relaxes and frees. Unbound: it runs on a housekeeping CPU of the
+ * local pod, never an isolated one, but possibly the submitting one.
+ */
 static struct workqueue_struct *blk_shallow_idle_wq;
 
 /* Serializes attaching and detaching against debugfs readers. */
@@ -307,7 +310,8 @@ static DEFINE_MUTEX(blk_shallow_idle_mutex);
 
 /*
  * All allocated state, for system suspend. A spinlock, as state is
- * allocated with queues frozen: nothing may wait for work items under it.
+ * allocated with queues frozen (a remap) and under tag_list_lock (a mode
+ * change): nothing may wait for work items under it.
  */
 static LIST_HEAD(blk_shallow_idle_list);
 static DEFINE_SPINLOCK(blk_shallow_idle_list_lock);
@@ -1174,8 +1178,9 @@ int blk_shallow_idle_debugfs_show(struct blk_mq_hw_ctx *hctx,
  * queue the work item of every hctx to run at once, and flush the
  * workqueue: each relaxes its requests and ends its busy period. Until the
  * matching POST event, no work item raises anything. No lock is held while
- * waiting, as state is allocated and freed with queues frozen and the work
- * items take locks held around memory allocations.
+ * waiting, as state is allocated with queues frozen (a remap) and under
+ * tag_list_lock (a mode change), and the work items take locks held around
+ * memory allocations.
  *
  * Context: Process context, from the PM notifier chain; takes
  * blk_shallow_idle_list_lock and waits for the work items. Sleeps.

@@ -117,7 +117,7 @@ from decimal import Decimal
 from functools import lru_cache
 
 from bench import main as bench_main
-from common import TOP, awk_num, key_values, lines_of, md_row, not_a_program, read_lines
+from common import TOP, awk_num, key_values, lines_of, md_row, not_a_program, read_lines, think_label
 from common import run as run_in_process
 from cost import main as cost_main
 from energy import main as energy_main
@@ -159,7 +159,8 @@ def at(*parts):
 
 D = {n: at("data", n) for n in (
     "think-sweep", "raise-cost", "raise-cost-v1", "test-time", "hook-cost", "hook-cost-rq-qos", "hold-sweep",
-    "isolation", "think-curve", "think-curve-icount", "think-curve-icount-80", "think-curve-icount-tail",
+    "isolation", "think-curve", "think-curve-icount", "think-curve-icount-repeat", "think-curve-icount-80",
+    "think-curve-icount-tail",
     "mixed-think", "fsync", "icount-repro", "scale", "scale-v2", "scale-v3-draft", "scale-repeat", "v2v3-think", "v2v3-think-draft",
     "main-time", "state-tables", "mutants", "mutants-by-hand")}
 
@@ -330,28 +331,135 @@ def series_diffs(rev=None, tests=False):
     before any benchmark starts, and a kselftest is not run by one, so a
     change to a test alone measures the same kernel. Their Kconfig and
     Makefile lines, and anything a test reaches in the code it tests
-    (VISIBLE_IF_KUNIT), still count."""
+    (VISIBLE_IF_KUNIT), still count. In C sources the comments and blank
+    lines are left out too, and hunk headers keep no line numbers
+    (c_code), so that a comment-only change, which builds the same code
+    (kernel-doc and DOC blocks included), leaves it as it is."""
+    return patch_code(series_patches(rev), tests)
+
+
+def series_patches(rev=None):
+    """The patches `series' lists at repository commit REV (the working
+    tree without one), in order, as bytes."""
     if rev:
         names = git("show", rev + ":series")[1].decode().split()
-        patches = [git("show", "%s:patches/%s" % (rev, p))[1] for p in names]
-    else:
-        patches = []
-        for p in " ".join(records(at("series"))).split():
-            try:
-                with open(at("patches", p), "rb") as f:
-                    patches.append(f.read())
-            except OSError:
-                pass
-    keep, out, joined = False, [], b"".join(patches)
+        return [git("show", "%s:patches/%s" % (rev, p))[1] for p in names]
+    patches = []
+    for p in " ".join(records(at("series"))).split():
+        try:
+            with open(at("patches", p), "rb") as f:
+                patches.append(f.read())
+        except OSError:
+            pass
+    return patches
+
+
+def patch_code(patches, tests=False):
+    """series_diffs() of the patches PATCHES (bytes each)."""
+    keep, out, joined, c = False, [], b"".join(patches), None
     for line in (joined[:-1] if joined.endswith(b"\n") else joined).split(b"\n"):
         if line.startswith(b"diff --git "):
             f = line.split() + [b""] * 3
             keep = not f[2].startswith(b"a/Documentation/") and (
                 tests or not re.search(rb"(-test|_kunit)\.c$|^a/tools/testing/", f[2]))
+            c = CCode() if re.search(rb"\.[ch]$", f[2]) else None
         keep = keep and line != b"-- "
         if keep and not line.startswith(b"index "):
-            out.append(line)
+            line = c.line(line) if c else line
+            if line is not None:
+                out.append(line)
     return tuple(out)
+
+
+class CCode:
+    """The code of one C file's diff, line by line: line(LINE) gives LINE
+    with its C comments removed and its white space folded, "@@" for a hunk
+    header, or None for a line that holds no code. The comment state is
+    followed on each side of the diff ('-' and ' ' lines are the old file,
+    '+' and ' ' the new one), from the file's "---" and "+++" lines on."""
+
+    def __init__(self):
+        self.side = {b"-": False, b"+": False}
+        self.body = False
+
+    def line(self, line):
+        if not self.body:
+            self.body = line.startswith(b"@@")
+            return line if not self.body else b"@@"
+        if line.startswith(b"@@"):
+            self.side = {b"-": False, b"+": False}
+            return b"@@"
+        mark, text = line[:1], line[1:]
+        sides = (b"-", b"+") if mark == b" " else (mark,)
+        code = None
+        for s in sides:
+            code, self.side[s] = self.strip(text, self.side[s])
+        code = b" ".join(code.split())
+        return mark + code if code else None
+
+    @staticmethod
+    def strip(text, inside):
+        """TEXT without its comments, and whether a comment is still open at
+        its end (INSIDE: one was open at its start). Strings and character
+        literals are kept as they are."""
+        out, i, n, quote = bytearray(), 0, len(text), None
+        while i < n:
+            ch = text[i:i + 1]
+            if inside:
+                end = text.find(b"*/", i)
+                if end < 0:
+                    return bytes(out), True
+                inside, i = False, end + 2
+                out += b" "
+            elif quote:
+                out += ch
+                if ch == b"\\":
+                    out += text[i + 1:i + 2]
+                    i += 1
+                elif ch == quote:
+                    quote = None
+                i += 1
+            elif text.startswith(b"/*", i):
+                inside, i = True, i + 2
+            elif text.startswith(b"//", i):
+                break
+            else:
+                if ch in (b'"', b"'"):
+                    quote = ch
+                out += ch
+                i += 1
+        return bytes(out), inside
+
+
+def rule_problems():
+    """What is wrong with series_diffs()'s rule, on planted changes of this
+    tree's series: a comment-only change of a C file and a changelog-only
+    change must leave the code as it is, a changed line of C code and a
+    changed test file (with TESTS) must not. An empty list: none."""
+    patches, bad = series_patches(), []
+    c_patch = next((i for i, p in enumerate(patches) if re.search(rb"\n\+\t[a-z].*;\n", p)
+                    and b"+++ b/block/" in p), None)
+    t_patch = next((i for i, p in enumerate(patches) if b"+++ b/tools/testing/" in p), None)
+    if c_patch is None or t_patch is None:
+        return ["no patch with block/ C code or with tools/testing/ in `series'"]
+
+    def planted(i, old, new):
+        p = list(patches)
+        p[i] = re.sub(old, new, p[i], count=1)
+        return p if p[i] != patches[i] else None
+
+    base, base_t = patch_code(patches), patch_code(patches, True)
+    cases = (("a comment-only change", planted(c_patch, rb"\n\+ \* ", b"\n+ * Planted words.\n+ * "), False, False),
+             ("a changelog-only change", planted(c_patch, rb"\n\n", b"\n\nPlanted words.\n\n"), False, False),
+             ("a changed line of code", planted(c_patch, rb"(\n\+\t[a-z].*);\n", rb"\1 + 1;\n"), True, True),
+             ("a changed test file", planted(t_patch, rb"(\+\+\+ b/tools/testing/[^\n]*\n@@[^\n]*\n)",
+                                             rb"\1+# planted\n"), False, True))
+    for what, p, code, test in cases:
+        if p is None:
+            bad.append("%s could not be planted" % what)
+        elif (patch_code(p) != base) != code or (patch_code(p, True) != base_t) != test:
+            bad.append("%s %s the measured series" % (what, "leaves" if code or test else "changes"))
+    return bad
 
 
 def is_commit(c):
@@ -786,6 +894,61 @@ Wall time per run (host seconds): a {r[wall_a]}, b {r[wall_b]}, eater {r[wall_ea
         "", "Largest spread between the three runs of one configuration, (max - min) / min:" + ",".join(spread) + "."])
 
 
+def curve_repeat():
+    """The think-time curve twice on the same series code, each run its own
+    build and boot: data/think-curve-icount against
+    data/think-curve-icount-repeat, cell by cell."""
+    runs = [D["think-curve-icount"], D["think-curve-icount-repeat"]]
+    need(*(os.path.join(d, f) for d in runs for f in ("curve.tsv", "run.txt")))
+    if series_diffs(series_of(os.path.join(runs[0], "run.txt"))) != series_diffs(
+            series_of(os.path.join(runs[1], "run.txt"))):
+        raise Fail("data/think-curve-icount and data/think-curve-icount-repeat measured different series")
+    cur = []
+    for d in runs:
+        rows = table(d, "curve.tsv")
+        cur.append({(int(col(r, 1)), col(r, 2)): dict(zip(rows[0], r)) for r in rows[1:]})
+    keys = [k for k in cur[0] if k in cur[1]]
+    if not keys:
+        raise Fail("data/think-curve-icount and data/think-curve-icount-repeat share no cell")
+    wake = ("wake_off", "wake_auto", "wake_c6off")
+
+    def v(c, k):
+        x = num(c.get(k, "NaN"))
+        return None if x != x else x
+
+    def cell(key, k, fmt):  # "first / second" of column K in cell KEY
+        a, b = v(cur[0][key], k), v(cur[1][key], k)
+        return "-" if a is None or b is None else (fmt + " / " + fmt) % (a, b)
+
+    out, worst = [], {k: (0.0, None) for k in wake + ("p99_auto_off",)}
+    for key in sorted(keys, key=lambda k: (k[1] != "menu", k[1], k[0])):
+        out.append(md_row([think_label(key[0]), key[1]] + [cell(key, k, "%.3f") for k in wake]
+                          + [cell(key, "p99_auto_off", "%.2f")]))
+        for k in worst:
+            a, b = v(cur[0][key], k), v(cur[1][key], k)
+            if a is not None and b is not None and abs(a - b) > worst[k][0]:
+                worst[k] = (abs(a - b), "%s %s" % (think_label(key[0]), key[1]))
+    r0, r1 = run_txt(runs[0]), run_txt(runs[1])
+    return marked("curve-repeat", stale(*(os.path.join(d, "run.txt") for d in runs)) + text("""The repeat above runs one configuration matrix at one think time, where
+almost no completion goes deep. Across the think-time curve, the same
+series code built and booted twice: `data/think-curve-icount/` (first
+figure of each pair; {r0[date]}, kernel branch {k0}) and
+`data/think-curve-icount-repeat/` (second; {r1[date]}, kernel branch
+{k1}), each row one cell of each run.
+
+| think time | governor | deep wakes / I/O off, first / second | auto | C6 off | p99 auto/off |
+|---|---|---:|---:|---:|---:|""", r0=r0, r1=r1, k0=kernel_branch(r0), k1=kernel_branch(r1)) + out + [
+        "", "Largest difference between the two runs: " + "; ".join(
+            "%s %s" % (n, "none" if w[1] is None else "%.3f (%s)" % w) for n, w in zip(
+                ("deep wakes / I/O off", "auto", "C6 off", "p99 auto/off"), (worst[k] for k in worst))) + "."])
+
+
+def kernel_branch(r):
+    """The kernel branch commit a run.txt's kernel= names, or "unrecorded"."""
+    m = re.search(r"kernel branch series ([0-9a-f]+)", r.get("kernel", ""))
+    return m.group(1) if m else "unrecorded"
+
+
 def scale():
     """v2 against v3 at scale (report.py scale) and at the think times
     (report.py v2v3), the cover letter without the v3 draft and the
@@ -1106,7 +1269,8 @@ def figures(args):
     md, txt, counts = generate()
     problems = (data_problems(), "data/ does not follow data/README.md"), (
         mu_problems(),
-        "the mutant table is not of this series (scripts/tests/mutants.sh, then copy results/mutants/ to data/mutants/)")
+        "the mutant table is not of this series (scripts/tests/mutants.sh, then copy results/mutants/ to data/mutants/)"), (
+        rule_problems(), "the rule that tells which series a run measured (series_diffs) fails its planted changes")
     docs, fails = place(md, txt)
     if fails:
         print("".join("FAIL figures: %s\n" % f for f in fails), end="")
