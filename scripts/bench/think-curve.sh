@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # think-curve.sh [--thinks LIST] [--runtime S] [--reps N] [--govs LIST]
-#                [--table NAME] [--platform tcg|icount] [--latency US]
-#                [--tail US:PERMILLE] [--out DIR]
+#                [--configs LIST] [--table NAME] [--platform tcg|icount]
+#                [--latency US] [--tail US:PERMILLE] [--out DIR]
 # think-curve.sh --report DIR | --md SUMMARY
 #
 # The think-time curve: fio QD1 4 KiB random reads with a think time after
@@ -13,8 +13,11 @@
 # scripts/bench/bench.sh --platform), swept over LIST (microseconds, default
 # 0,100,200,500,1000,2000,4000,7000,8000,9000,16000,32000: 0 to 32 ms and
 # the 8 ms hold period +- 1 ms), for the governors (default menu,teo) and
-# the configurations off, auto and c6off, in one boot of the isolated
-# platform (scripts/bench/bench.sh --workloads qd1-t<N>us ...; defaults: 1
+# the configurations of --configs (default off,auto,c6off,dmalat,poll:
+# the attribute off and auto, and today's workarounds C6 disabled,
+# /dev/cpu_dma_latency and idle=poll; off, auto and c6off are needed),
+# in one boot of the isolated platform and one more for idle=poll
+# (scripts/bench/bench.sh --workloads qd1-t<N>us ...; defaults: 1
 # repetition of 4 s per cell). Answers where auto helps, where it is
 # neutral and where it hurts, and what it costs in the quantities power
 # comes from.
@@ -22,7 +25,8 @@
 # Per think time and governor, in DIR/curve.tsv and DIR/curve.md (also
 # printed): p50 and p99 ratios auto/off and auto/c6off; PM QoS updates and
 # misses per I/O with auto; completions that ran on a CPU woken from a
-# deep state, per I/O, off / auto / c6off; the share of idle time in the
+# deep state, per I/O, off / auto / c6off (and dmalat / poll, with p99
+# auto/dmalat, when they ran); the share of idle time in the
 # deep state and
 # local timer interrupts per CPU and second, off / auto / c6off; the busy
 # share of the CPUs, off / auto. DIR/curve.png plots the same. The tables
@@ -48,6 +52,7 @@ usage() {
 
 thinks=$THINKS
 runtime=4 reps=1 govs=$GOVERNORS table=$DEFAULT_TABLE out="" report_only="" md_only=""
+configs=off,auto,c6off,dmalat,poll
 platform=tcg latency=20 tail=""
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -55,6 +60,7 @@ while [ $# -gt 0 ]; do
 	--runtime) runtime=${2:?}; shift 2 ;;
 	--reps) reps=${2:?}; shift 2 ;;
 	--govs) govs=${2:?}; shift 2 ;;
+	--configs) configs=${2:?}; shift 2 ;;
 	--table) table=${2:?}; shift 2 ;;
 	--platform) platform=${2:?}; shift 2 ;;
 	--latency) latency=${2:?}; shift 2 ;;
@@ -66,6 +72,14 @@ while [ $# -gt 0 ]; do
 	esac
 done
 [[ $thinks =~ ^[0-9]+(,[0-9]+)*$ ]] || die "--thinks wants a comma list of microseconds, got '$thinks'"
+# The configurations bench.sh runs in the first boot, and whether it boots
+# once more for idle=poll.
+boot_configs=$(echo ",$configs," | sed 's/,poll,/,/; s/^,//; s/,$//')
+poll_arg=(--no-poll)
+[[ ",$configs," != *,poll,* ]] || poll_arg=()
+for c in off auto c6off; do
+	[[ ",$boot_configs," == *",$c,"* ]] || die "--configs needs off, auto and c6off, got '$configs'"
+done
 
 # report DIR: curve.tsv, curve.md and curve.png from DIR's summary.json.
 report() {
@@ -98,14 +112,14 @@ plat=()
 out=$(realpath -m "$out")
 own_out "$out" .think-curve-run
 wls=$(echo "$thinks" | tr ',' '\n' | sed 's/.*/qd1-t&us/' | paste -sd, -)
-cmd=(bash scripts/bench/bench.sh --table "$table" "${plat[@]}" --govs "$govs" --configs off,auto,c6off
-     --workloads "$wls" --reps "$reps" --runtime "$runtime" --pairs 0 --no-poll
+cmd=(bash scripts/bench/bench.sh --table "$table" "${plat[@]}" --govs "$govs" --configs "$boot_configs"
+     --workloads "$wls" --reps "$reps" --runtime "$runtime" --pairs 0 "${poll_arg[@]}"
      --out "$out/bench")
 start=$SECONDS
 rc=0
 "$TOP/${cmd[1]}" "${cmd[@]:2}" || rc=$?
 {
-	echo "command=bash scripts/bench/think-curve.sh --thinks $thinks --runtime $runtime --reps $reps --govs $govs --table $table${plat[*]:+ ${plat[*]}}"
+	echo "command=bash scripts/bench/think-curve.sh --thinks $thinks --runtime $runtime --reps $reps --govs $govs --configs $configs --table $table${plat[*]:+ ${plat[*]}}"
 	echo "bench_command=${cmd[*]//"$TOP"\//}"
 	if [ "$platform" = icount ]; then
 		echo "platform=$(icount_platform 3), tools/emu-blk at $latency us${tail:+ (${tail#*:} per mille at ${tail%%:*} us)}, one queue per vCPU, controller CPU 2, fio on CPUs 0-1"

@@ -6,7 +6,8 @@ summary.json that scripts/bench/bench.sh wrote (report.py bench). Per
 think time (the workloads qd1-t<N>us) and governor: p50 and p99 ratios
 auto/off and auto/c6off; PM QoS updates and misses per I/O with auto;
 completions that ran on a CPU woken from a deep state, per I/O, off /
-auto / c6off; the share of idle time in the deep state and local timer
+auto / c6off (and dmalat / poll, with their p99 ratio auto/dmalat, where
+the run has them); the share of idle time in the deep state and local timer
 interrupts per CPU and second, off / auto / c6off; the busy share of the
 CPUs, off / auto; the medians over the repetitions, "-" (NaN in the TSV)
 where a cell or a figure is missing.
@@ -33,7 +34,8 @@ COLS = ["think_us", "governor", "p50_auto_off", "p99_auto_off",
         "p50_auto_c6off", "p99_auto_c6off", "qos_per_io", "misses_per_io",
         "deep_off", "deep_auto", "deep_c6off", "timer_off", "timer_auto",
         "timer_c6off", "busy_off", "busy_auto", "p50_off_us", "p50_auto_us",
-        "wake_off", "wake_auto", "wake_c6off"]
+        "wake_off", "wake_auto", "wake_c6off", "p99_auto_dmalat",
+        "wake_dmalat", "wake_poll"]
 
 
 def ratio(a, b):
@@ -54,7 +56,8 @@ def rows_of(path):
              for c in s["cells"]}
 
     def med(gov, wl, cfg, key):
-        c = cells.get((gov, wl, cfg))
+        # idle=poll runs in a boot of its own, without a governor ("-").
+        c = cells.get((gov, wl, cfg)) or (cells.get(("-", wl, cfg)) if cfg == "poll" else None)
         v = c.get(key) if c else None
         return v.get("median") if isinstance(v, dict) else None
 
@@ -83,7 +86,10 @@ def rows_of(path):
                          m("off", "p50_us"), m("auto", "p50_us"),
                          m("off", "deep_wake_per_io"),
                          m("auto", "deep_wake_per_io"),
-                         m("c6off", "deep_wake_per_io")])
+                         m("c6off", "deep_wake_per_io"),
+                         ratio(m("auto", "p99_us"), m("dmalat", "p99_us")),
+                         m("dmalat", "deep_wake_per_io"),
+                         m("poll", "deep_wake_per_io")])
     return rows
 
 
@@ -95,19 +101,24 @@ def tsv(rows):
 
 
 def md(rows):
+    """The table; with /dev/cpu_dma_latency or idle=poll cells in ROWS, two
+    columns more for them (a run of off, auto and c6off alone has none)."""
+    more = any(r[i] is not None for r in rows for i in (21, 22, 23))
     out = ["| think time | governor | p50 auto/off | p99 auto/off "
            "| p50 auto/C6 off | p99 auto/C6 off | QoS updates / I/O "
            "| misses / I/O | deep wakes / I/O off / auto / C6 off "
            "| deep share off / auto / C6 off "
-           "| timer IRQ/s per CPU off / auto / C6 off | busy off / auto |",
-           "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+           "| timer IRQ/s per CPU off / auto / C6 off | busy off / auto |"
+           + (" p99 auto/dma_latency | deep wakes / I/O dma_latency / idle=poll |" if more else ""),
+           "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|" + ("---:|---:|" if more else "")]
     def cols(r, fmt, *i):  # the columns I of R, " / " between them
         return " / ".join(f(r[k], fmt) for k in i)
 
     for r in rows:
         out.append(md_row([think_label(r[0]), r[1], f(r[2], "%.2f"), f(r[3], "%.2f"), f(r[4], "%.2f"),
                            f(r[5], "%.2f"), f(r[6], "%.3f"), f(r[7], "%.3f"), cols(r, "%.3f", 18, 19, 20),
-                           cols(r, "%.2f", 8, 9, 10), cols(r, "%.0f", 11, 12, 13), cols(r, "%.2f", 14, 15)]))
+                           cols(r, "%.2f", 8, 9, 10), cols(r, "%.0f", 11, 12, 13), cols(r, "%.2f", 14, 15)]
+                          + ([f(r[21], "%.2f"), cols(r, "%.3f", 22, 23)] if more else [])))
     return "\n".join(out) + "\n"
 
 
@@ -123,6 +134,7 @@ PANELS = [
      "(auto)", (None, None),
      [("wake_off", "deep wakes/IO off", False),
       ("wake_auto", "deep wakes/IO auto", False),
+      ("wake_dmalat", "deep wakes/IO dma_latency", True),
       ("qos_per_io", "QoS/IO", False),
       ("misses_per_io", "misses/IO", False)]),
     ("share of idle time in the deep state", (0, 1),
