@@ -247,6 +247,7 @@ qemu_run() {
 }
 
 if [ "$lock" = 1 ]; then
+	mkdir -p "$(dirname "$BUILD_LOCK")"
 	exec 9>>"$BUILD_LOCK"
 	if ! flock -n -s 9; then
 		log "guest: waiting for the kernel build holding $BUILD_LOCK"
