@@ -27,6 +27,7 @@ SUBCOMMANDS = (
     ("scale", "the table of scale.sh runs, side by side"),
     ("v2v3", "the table of a v2v3-think.sh run"),
     ("states", "the \"auto\" limit of every C-state table, by v2's rule and v3's"),
+    ("mutants", "the Markdown table of a mutants.sh run, from its table.tsv"),
 )
 
 

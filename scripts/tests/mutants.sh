@@ -303,16 +303,7 @@ write_table() {
 			sed 's/^/- /' "$KNOWN"
 		fi
 		echo
-		echo "| mutant | killed by | first failure | time (s) |"
-		echo "|---|---|---|---:|"
-		# Tab-separated, possibly empty fields: awk, not read.
-		printf '%s\n' "${rows[@]}" | sort -t$'\t' -k1,1 | awk -F'\t' '{
-			by = $2 == "killed" ? $3 : toupper($2)
-			if ($2 == "error" && $3 != "") by = by " (" $3 ")"
-			det = $4 == "" ? "-" : $4
-			gsub(/\|/, "\\|", det)
-			printf "| %s | %s | %s | %s |\n", $1, by, det, $NF
-		}'
+		python3 "$TOP/scripts/report/report.py" mutants "$RES/table.tsv"
 	} > "$RES/table.md"
 	# The record of the run, in the keys of every run.txt under data/.
 	{
