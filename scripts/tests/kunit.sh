@@ -1,15 +1,20 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# kunit.sh [--build DIR] - the KUnit suites of the series, from the boot log
-# of a guest kernel: they are built into it (scripts/configs/test.config,
-# which debug.config extends) and run at boot. Boots the kernel of DIR
-# (default $BUILD, the test kernel; the test command gives the debug kernel
-# that `scripts/checks/checks.sh --kernel debug' builds) and hands the console log
-# to `kunit.py parse`. No kernel is built here. (More possible than present CPUs would
-# be the better test of the series' present-CPU handling, but this QEMU's
-# ACPI tables give the 7.3 kernel no hotpluggable CPU: -smp 2,maxcpus=4
-# and possible_cpus=4 both leave possible = present; cpus.txt records it.)
+# kunit.sh [--build DIR] [--filter SUITE.CASE] - the KUnit suites of the
+# series, from the boot log of a guest kernel: they are built into it
+# (scripts/configs/test.config, which debug.config extends) and run at
+# boot. Boots the kernel of DIR (default $BUILD, the test kernel; the test
+# command gives the debug kernel that `scripts/checks/checks.sh --kernel
+# debug' builds) and hands the console log to `kunit.py parse`. No kernel
+# is built here. --filter runs only the cases that
+# kunit.filter_glob=SUITE.CASE selects (a glob within one suite), and then
+# only that suite must run and pass (a mutant against its own test, by
+# hand); results in $RESULTS/kunit-filter/. (More possible than present
+# CPUs would be the better test of the series' present-CPU handling, but
+# this QEMU's ACPI tables give the 7.3 kernel no hotpluggable CPU: -smp
+# 2,maxcpus=4 and possible_cpus=4 both leave possible = present; cpus.txt
+# records it.)
 #
 # Prints "PASS kunit ..." or "FAIL kunit: why"; fails unless both suites of
 # the series (cpuidle_latency, blk_shallow_idle) ran, every test passed,
@@ -19,19 +24,27 @@
 set -euo pipefail
 . "$(dirname "$0")/../lib/common.sh"
 
-build=$BUILD
-case ${1:-} in
---build) build=${2:?}; shift 2 ;;
-"") ;;
-*) sed -n '4,/^set -/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2; exit 2 ;;
-esac
+build=$BUILD filter=""
+while [ $# -gt 0 ]; do
+	case $1 in
+	--build) build=${2:?}; shift 2 ;;
+	--filter) filter=${2:?}; shift 2 ;;
+	*) sed -n '4,/^set -/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2; exit 2 ;;
+	esac
+done
 OUT=$RESULTS/kunit
 SUITES="cpuidle_latency blk_shallow_idle"
+append=()
+if [ -n "$filter" ]; then
+	[[ $filter == [a-z]*.* ]] || die "--filter wants SUITE.CASE, got '$filter'"
+	SUITES=${filter%%.*} OUT=$RESULTS/kunit-filter
+	append=(--append "kunit.filter_glob=$filter")
+fi
 
 need_pkgs python3
 rc=0
 "$TOP/scripts/qemu/guest.sh" --kernel "$build" --script kunit.sh --out "$OUT" \
-	--smp 2 --timeout 900 || rc=$?
+	--smp 2 --timeout 900 "${append[@]}" || rc=$?
 [ -f "$OUT/console.log" ] || { echo "FAIL kunit: no console log (guest.sh exit $rc)"; exit 1; }
 
 python3 "$BASE_DIR/tools/testing/kunit/kunit.py" parse "$OUT/console.log" \
