@@ -56,7 +56,7 @@ if [ ${#md_only[@]} -gt 0 ]; then
 fi
 out=$(realpath -m "${out:-$RESULTS/v2v3-think}")
 own_out "$out" .v2v3-think-run
-bench=(--platform icount --govs menu,teo --configs off,auto
+bench=(--platform icount --govs "$GOVERNORS" --configs off,auto
 	--workloads qd1-t0us,qd1-t1000us,qd1-t5000us,qd1-t20000us --runtime 2 --pairs 0 --no-poll)
 s=$(date +%s)
 "$TOP/scripts/bench/bench.sh" "${bench[@]}" --out "$out/v3"
