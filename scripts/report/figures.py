@@ -134,7 +134,7 @@ COVER = "patches/0000-cover-letter.patch"
 PAGE_BLOCKS = ("summary", "commands", "think-sweep", "raise-cost", "test-time", "hook-cost", "hold-sweep",
                "isolation", "think-curve", "think-curve-icount", "think-curve-icount-80",
                "think-curve-icount-tail", "mixed-think", "fsync", "icount-repro", "scale", "main-time",
-               "mutants", "test-steps")
+               "mutants", "test-steps", "kunit-hz")
 # The tables of the cover letter: the line each starts at, its block, what a
 # FAIL line calls it; each ends at the next line that COVER_END matches.
 COVER_BLOCKS = (("^  think time: ", "think-sweep", "think-time table"),
@@ -162,7 +162,7 @@ D = {n: at("data", n) for n in (
     "isolation", "think-curve", "think-curve-icount", "think-curve-icount-repeat", "think-curve-icount-80",
     "think-curve-icount-tail",
     "mixed-think", "fsync", "icount-repro", "scale", "scale-v2", "scale-v3-draft", "scale-repeat", "v2v3-think", "v2v3-think-draft",
-    "main-time", "state-tables", "mutants", "mutants-by-hand")}
+    "main-time", "state-tables", "mutants", "mutants-by-hand", "kunit-hz1000")}
 
 
 def rel(path):
@@ -494,7 +494,7 @@ def mu_problems():
     of tools/mutants/ neither holds."""
     out = []
     for d in (D["mutants"], D["mutants-by-hand"]):
-        c = key(os.path.join(d, "run.txt"), "commit")
+        c = series_of(os.path.join(d, "run.txt"))
         if not is_commit(c):
             out.append(rel(d) + "/run.txt names no repository commit")
         elif series_diffs(c, True) != series_diffs(None, True):
@@ -1116,6 +1116,19 @@ def test_steps():
         nks=sum(bool(re.match(r"[0-9]{3}-", x)) for x in os.listdir(at("tools/testing/selftests/block/shallow_idle.d")))))
 
 
+def kunit_hz():
+    """TESTING.md's line on the last KUnit run at HZ=1000 (data/kunit-hz1000),
+    marked stale when it ran on another series, tests included."""
+    run = os.path.join(D["kunit-hz1000"], "run.txt")
+    need(run, os.path.join(D["kunit-hz1000"], "kunit.txt"))
+    c = series_of(run)
+    old = [] if is_commit(c) and series_diffs(c, True) == series_diffs(None, True) else [
+        "**Stale:** run on an older series than the one in patches/ (tests included): %s." % (
+            "the series as of " + c if is_commit(c) else "it names no repository commit"), ""]
+    return marked("kunit-hz", old + text("""Its last run: `{r[command]}` on {r[kernel]}, {r[date]}; {r[result]}
+(`data/kunit-hz1000/`: run.txt and kunit.py's output).""", r=run_txt(D["kunit-hz1000"])))
+
+
 def summary():
     """README.md's "What it costs": report.py cost on the
     think-time curve of the deterministic platform (data/think-curve-icount)."""
@@ -1202,6 +1215,7 @@ def generate():
     txt["state-tables"] = state_tables()
     md["mutants"], txt["mutants"] = mutants()
     md["test-steps"], md["summary"], md["commands"] = test_steps(), summary(), commands()
+    md["kunit-hz"] = kunit_hz()
     counts = (("data/think-sweep", nrows, "rows"),
               ("data/raise-cost", len({r[0] for r in table(D["raise-cost"], "summary.tsv")[1:]}), "CPU counts"),
               ("data/test-time", len(subdirs(D["test-time"])), "runs"),
