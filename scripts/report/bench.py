@@ -50,6 +50,7 @@ cell), and bench.md the formatting of its awk. Exit status 0, 1 on errors
 """
 import fnmatch
 import os
+import re
 import socket
 import sys
 import time
@@ -377,6 +378,22 @@ def first_cell(s, g, w, c):
     return None
 
 
+# The hold period of the series (BLK_SHALLOW_IDLE_HOLD_MS) in us.
+HOLD_US = 8000
+
+
+def think_us(w):
+    """The think time of workload W in us (qd1-t<N>us, qd1-think<N>us or
+    <N>ms; 0 for qd1, qd4, qd32 and their -write forms), or None."""
+    m = re.fullmatch(r"qd1-t(\d+)us", w) or re.fullmatch(r"qd1-think(\d+)us", w)
+    if m:
+        return int(m.group(1))
+    m = re.fullmatch(r"qd1-think(\d+)ms", w)
+    if m:
+        return int(m.group(1)) * 1000
+    return 0 if re.fullmatch(r"qd(1|4|32)(-write)?", w) else None
+
+
 def targets(s):
     def r(g, w, a, b, k):
         for x in s["ratios"]:
@@ -396,16 +413,29 @@ def targets(s):
 
     govs = [g for g in s["governors"] if g != "-"]
     wls = s["workloads"]
+    # Where a stream exists (think time below the hold period): auto as fast
+    # as C6 disabled and almost no deep-state completion; where the gaps
+    # are longer than the hold period and its jiffy (12 ms at HZ=250):
+    # auto as off. A workload of unknown think time (a job file of its
+    # own, fsync) is taken for a stream.
+    stream = [w for w in wls if (think_us(w) is None or think_us(w) < HOLD_US)]
+    sparse = [w for w in wls if think_us(w) is not None and think_us(w) > HOLD_US + 4000]
     out = []
     for g in govs:
-        for w in wls:
+        for w in stream:
             out.append(t("auto/c6off p50", g, w, r(g, w, "auto", "c6off", "p50_us"), "<=", 1.02))
             out.append(t("auto/c6off p99", g, w, r(g, w, "auto", "c6off", "p99_us"), "<=", 1.02))
     for g in govs:
-        for w in wls:
+        for w in stream:
             c = first_cell(s, g, w, "auto")
             if get(c, "deep_wake_per_io") is not None:
                 out.append(t("deep-state completions per I/O (auto)", g, w, c["deep_wake_per_io"], "<=", 0.01))
+    for g in govs:
+        for w in sparse:
+            for k in ("p50_us", "p99_us"):
+                v = r(g, w, "auto", "off", k)
+                out.append(t("gaps beyond the hold: auto/off %s at least" % k[:3], g, w, v, ">=", 0.98))
+                out.append(t("gaps beyond the hold: auto/off %s at most" % k[:3], g, w, v, "<=", 1.02))
     for g in govs:
         for w in wls:
             out.append(t("deep-state share after I/O stops auto/off", g, w,
