@@ -13,12 +13,13 @@
 # scripts/bench/bench.sh --platform), swept over LIST (microseconds, default
 # 0,100,200,500,1000,2000,4000,7000,8000,9000,16000,32000: 0 to 32 ms and
 # the 8 ms hold period +- 1 ms), for the governors (default menu,teo) and
-# the configurations of --configs (default off,auto,c6off,dmalat,poll:
-# the attribute off and auto, and today's workarounds C6 disabled,
-# /dev/cpu_dma_latency and idle=poll; off, auto and c6off are needed),
-# in one boot of the isolated platform and one more for idle=poll
-# (scripts/bench/bench.sh --workloads qd1-t<N>us ...; defaults: 1
-# repetition of 4 s per cell). Answers where auto helps, where it is
+# the configurations of --configs (default off,auto,c6off,dmalat: the
+# attribute off and auto, and today's workarounds C6 disabled and
+# /dev/cpu_dma_latency; off, auto and c6off are needed; poll adds
+# idle=poll, in a second boot, which under -icount runs many times slower
+# than the others, as every idle vCPU executes), in one boot of the
+# isolated platform (scripts/bench/bench.sh --workloads qd1-t<N>us ...;
+# defaults: 1 repetition of 4 s per cell). Answers where auto helps, where it is
 # neutral and where it hurts, and what it costs in the quantities power
 # comes from.
 #
@@ -52,7 +53,7 @@ usage() {
 
 thinks=$THINKS
 runtime=4 reps=1 govs=$GOVERNORS table=$DEFAULT_TABLE out="" report_only="" md_only=""
-configs=off,auto,c6off,dmalat,poll
+configs=off,auto,c6off,dmalat
 platform=tcg latency=20 tail=""
 while [ $# -gt 0 ]; do
 	case $1 in

@@ -378,7 +378,8 @@ def first_cell(s, g, w, c):
     return None
 
 
-# The hold period of the series (BLK_SHALLOW_IDLE_HOLD_MS) in us.
+# The hold period of the series (BLK_SHALLOW_IDLE_HOLD_MS) in us; the
+# hold-sweep builds other ones, and its targets still take this one.
 HOLD_US = 8000
 
 
@@ -838,6 +839,10 @@ def markdown(s, tg, cells, info):
     unknown = sum(1 for t in tg if t["met"] is None)
     echo("%d of %d targets met, %d missed%s." % (met, len(tg), len(tg) - met - unknown,
                                                  ", %d without data" % unknown if unknown else ""))
+    between = [w for w in s["workloads"] if think_us(w) is not None and HOLD_US <= think_us(w) <= HOLD_US + 4000]
+    if between:
+        echo("No latency or deep-state target for %s: think times within the hold period and its jiffy "
+             "(8 to 12 ms), where whether a stream is held depends on the jiffy." % ", ".join(between))
     return "\n".join(out) + "\n"
 
 

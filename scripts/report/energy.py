@@ -168,9 +168,11 @@ def main(args):
     out.append("")
     met = sum(1 for t in targets if t[4])
     against = " and at most ".join(n for c, n in (("c6off", "C6 disabled"), ("dmalat", "/dev/cpu_dma_latency"))
-                                   if c in present) or "(no C6-disabled or /dev/cpu_dma_latency cell)"
-    out.append("Targets (printed, not asserted): auto at most %s, in modeled power and in modeled energy "
-               "per I/O: %d of %d met%s." % (against, met, len(targets), "" if met == len(targets) else
+                                   if c in present)
+    out.append("Targets (printed, not asserted): %s, in modeled power and in modeled energy "
+               "per I/O: %d of %d met%s." % ("auto at most " + against if against else
+                                             "none (no C6-disabled or /dev/cpu_dma_latency cell)",
+                                             met, len(targets), "" if met == len(targets) else
                                              "; missed: " + ", ".join("%s %s %s %.3f" % (w, g, n, r)
                                                                       for g, w, n, r, ok in targets if not ok)))
     text = "\n".join(out) + "\n"

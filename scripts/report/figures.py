@@ -332,9 +332,11 @@ def series_diffs(rev=None, tests=False):
     change to a test alone measures the same kernel. Their Kconfig and
     Makefile lines, and anything a test reaches in the code it tests
     (VISIBLE_IF_KUNIT), still count. In C sources the comments and blank
-    lines are left out too, and hunk headers keep no line numbers
-    (c_code), so that a comment-only change, which builds the same code
-    (kernel-doc and DOC blocks included), leaves it as it is."""
+    lines are left out too, white space outside strings is folded, and
+    hunk headers keep no line numbers (CCode), so that a comment-only
+    change (kernel-doc and DOC blocks included), which builds the same
+    code but for line numbers (__LINE__ in WARN and KUnit messages),
+    leaves it as it is."""
     return patch_code(series_patches(rev), tests)
 
 
@@ -390,18 +392,21 @@ class CCode:
             self.side = {b"-": False, b"+": False}
             return b"@@"
         mark, text = line[:1], line[1:]
+        if mark not in (b" ", b"-", b"+"):
+            return line  # "\ No newline at end of file", a bare empty line
         sides = (b"-", b"+") if mark == b" " else (mark,)
         code = None
         for s in sides:
             code, self.side[s] = self.strip(text, self.side[s])
-        code = b" ".join(code.split())
+        code = code.strip()
         return mark + code if code else None
 
     @staticmethod
     def strip(text, inside):
-        """TEXT without its comments, and whether a comment is still open at
-        its end (INSIDE: one was open at its start). Strings and character
-        literals are kept as they are."""
+        """TEXT without its comments and with each run of white space
+        outside strings folded to one blank, and whether a comment is still
+        open at its end (INSIDE: one was open at its start). Strings and
+        character literals are kept as they are."""
         out, i, n, quote = bytearray(), 0, len(text), None
         while i < n:
             ch = text[i:i + 1]
@@ -410,7 +415,10 @@ class CCode:
                 if end < 0:
                     return bytes(out), True
                 inside, i = False, end + 2
-                out += b" "
+                out += b"" if out.endswith(b" ") else b" "
+            elif not quote and ch in b" \t\f\v":
+                out += b"" if out.endswith(b" ") else b" "
+                i += 1
             elif quote:
                 out += ch
                 if ch == b"\\":
@@ -433,29 +441,67 @@ class CCode:
 
 def rule_problems():
     """What is wrong with series_diffs()'s rule, on planted changes of this
-    tree's series: a comment-only change of a C file and a changelog-only
-    change must leave the code as it is, a changed line of C code and a
-    changed test file (with TESTS) must not. An empty list: none."""
+    tree's series, each in a named file: in block/blk-shallow-idle.c a
+    comment line added (its hunk counted one line longer), a comment put
+    after a line of code, and the changelog changed must leave the code as
+    it is; a line of code changed and a character changed inside a string
+    must not; in the KUnit suite block/blk-shallow-idle-test.c a line of
+    code changed must change only the series with TESTS. An empty list:
+    none."""
     patches, bad = series_patches(), []
-    c_patch = next((i for i, p in enumerate(patches) if re.search(rb"\n\+\t[a-z].*;\n", p)
-                    and b"+++ b/block/" in p), None)
-    t_patch = next((i for i, p in enumerate(patches) if b"+++ b/tools/testing/" in p), None)
-    if c_patch is None or t_patch is None:
-        return ["no patch with block/ C code or with tools/testing/ in `series'"]
+    code_f, test_f = b"block/blk-shallow-idle.c", b"block/blk-shallow-idle-test.c"
 
-    def planted(i, old, new):
+    def section(f, new=True):
+        """(patch index, start, end) of the diff of F (a new file, or one
+        the series modifies) in the first patch that has it."""
+        for i, p in enumerate(patches):
+            m = re.search(rb"\ndiff --git a/%s b/%s\n%s" % (re.escape(f), re.escape(f), b"new file mode" if new
+                                                            else b"index "), p)
+            if m:
+                nxt = p.find(b"\ndiff --git ", m.end())
+                return i, m.start(), nxt if nxt >= 0 else p.find(b"\n-- \n", m.end())
+        return None
+
+    def planted(f, old, new, hunk=0, new_file=True):
+        """The patches with OLD replaced by NEW once in F's section; with
+        HUNK, that many lines added: the hunk they are in counted longer
+        and the hunks after it starting later. None if not found."""
+        where = section(f, new_file)
+        if where is None:
+            return None
+        i, a, b = where
+        part = patches[i][a:b]
+        m = re.search(old, part)
+        if not m:
+            return None
+        part = part[:m.start()] + m.expand(new) + part[m.end():]
+        if hunk:
+            heads = list(re.finditer(rb"\n@@ -(\d+),(\d+) \+(\d+),(\d+) @@", part))
+            k = max(j for j, h in enumerate(heads) if h.start() < m.start())
+            for j in reversed(range(k, len(heads))):
+                h = heads[j]
+                start, count = int(h.group(3)) + (hunk if j > k else 0), int(h.group(4)) + (hunk if j == k else 0)
+                part = part[:h.start(3)] + b"%d,%d" % (start, count) + part[h.end(4):]
         p = list(patches)
-        p[i] = re.sub(old, new, p[i], count=1)
-        return p if p[i] != patches[i] else None
+        p[i] = patches[i][:a] + part + patches[i][b:]
+        return p
 
     base, base_t = patch_code(patches), patch_code(patches, True)
-    cases = (("a comment-only change", planted(c_patch, rb"\n\+ \* ", b"\n+ * Planted words.\n+ * "), False, False),
-             ("a changelog-only change", planted(c_patch, rb"\n\n", b"\n\nPlanted words.\n\n"), False, False),
-             ("a changed line of code", planted(c_patch, rb"(\n\+\t[a-z].*);\n", rb"\1 + 1;\n"), True, True),
-             ("a changed test file", planted(t_patch, rb"(\+\+\+ b/tools/testing/[^\n]*\n@@[^\n]*\n)",
-                                             rb"\1+# planted\n"), False, True))
+    code_line = rb"(\n\+\t[a-z][^\n/\"]*;)\n"
+    cases = (("a comment line", planted(code_f, rb"\n\+ \* ", b"\n+ * Planted words.\n+ * ", 1), False, False),
+             ("a comment line in a modified file, later hunks moved",
+              planted(b"block/blk-mq.c", rb"(\n\+#include [^\n]*)\n", rb"\1\n+/* Planted words. */\n", 1, False),
+              False, False),
+             ("a blank doubled in a string", planted(code_f, rb'(\n\+\t[^\n*/"]*"[^\n"]*?) ', rb"\1  "), True, True),
+             ("a comment after code", planted(code_f, code_line, rb"\1 /* planted */\n"), False, False),
+             ("a // comment after code", planted(code_f, code_line, rb"\1 // planted\n"), False, False),
+             ("a changelog-only change", [re.sub(rb"\n\n", b"\n\nPlanted words.\n\n", patches[0], count=1)]
+              + patches[1:], False, False),
+             ("a changed line of code", planted(code_f, code_line, rb"\1;\n"), True, True),
+             ("a changed string", planted(code_f, rb'(\n\+\t[^\n*/"]*")([a-z])', rb"\1X\2"), True, True),
+             ("a changed KUnit line", planted(test_f, code_line, rb"\1;\n"), False, True))
     for what, p, code, test in cases:
-        if p is None:
+        if p is None or p == patches:
             bad.append("%s could not be planted" % what)
         elif (patch_code(p) != base) != code or (patch_code(p, True) != base_t) != test:
             bad.append("%s %s the measured series" % (what, "leaves" if code or test else "changes"))
@@ -900,8 +946,8 @@ def curve_repeat():
     data/think-curve-icount-repeat, cell by cell."""
     runs = [D["think-curve-icount"], D["think-curve-icount-repeat"]]
     need(*(os.path.join(d, f) for d in runs for f in ("curve.tsv", "run.txt")))
-    if series_diffs(series_of(os.path.join(runs[0], "run.txt"))) != series_diffs(
-            series_of(os.path.join(runs[1], "run.txt"))):
+    series = [series_of(os.path.join(d, "run.txt")) for d in runs]
+    if not all(is_commit(c) for c in series) or series_diffs(series[0]) != series_diffs(series[1]):
         raise Fail("data/think-curve-icount and data/think-curve-icount-repeat measured different series")
     cur = []
     for d in runs:
@@ -912,8 +958,11 @@ def curve_repeat():
         raise Fail("data/think-curve-icount and data/think-curve-icount-repeat share no cell")
     wake = ("wake_off", "wake_auto", "wake_c6off")
 
-    def v(c, k):
-        x = num(c.get(k, "NaN"))
+    def v(c, k):  # the value of column K, None for NaN or none
+        try:
+            x = float(c.get(k, "NaN"))
+        except ValueError:
+            return None
         return None if x != x else x
 
     def cell(key, k, fmt):  # "first / second" of column K in cell KEY
@@ -1125,8 +1174,9 @@ def kunit_hz():
     old = [] if is_commit(c) and series_diffs(c, True) == series_diffs(None, True) else [
         "**Stale:** run on an older series than the one in patches/ (tests included): %s." % (
             "the series as of " + c if is_commit(c) else "it names no repository commit"), ""]
-    return marked("kunit-hz", old + text("""Its last run: `{r[command]}` on {r[kernel]}, {r[date]}; {r[result]}
-(`data/kunit-hz1000/`: run.txt and kunit.py's output).""", r=run_txt(D["kunit-hz1000"])))
+    return marked("kunit-hz", old + text("""Its last run: `{r[command]}` on {kernel}, {r[date]}; {r[result]}
+(`data/kunit-hz1000/`: run.txt and kunit.py's output).""", r=run_txt(D["kunit-hz1000"]),
+                                   kernel=run_txt(D["kunit-hz1000"])["kernel"].replace("`", "'")))
 
 
 def summary():

@@ -67,8 +67,10 @@ def rows_of(path):
     if not wls:
         die("no qd1-t<N>us workload in " + path, prog=PROG)
     rows = []
+    # The idle=poll boot's cells have no governor ("-"): columns, not rows.
+    govs = [g for g in s["governors"] if g != "-"] or ["-"]
     for wl in wls:
-        for g in s["governors"]:
+        for g in govs:
             def m(cfg, k, g=g, wl=wl):
                 return med(g, wl, cfg, k)
             rows.append([int(wl[5:-2]), g,

@@ -36,7 +36,7 @@ OUT=$RESULTS/kunit
 SUITES="cpuidle_latency blk_shallow_idle"
 append=()
 if [ -n "$filter" ]; then
-	[[ $filter == [a-z]*.* ]] || die "--filter wants SUITE.CASE, got '$filter'"
+	[[ $filter =~ ^[a-z_]+\.[^.]+$ ]] || die "--filter wants SUITE.CASE (no glob in SUITE), got '$filter'"
 	SUITES=${filter%%.*} OUT=$RESULTS/kunit-filter
 	append=(--append "kunit.filter_glob=$filter")
 fi
