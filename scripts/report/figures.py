@@ -134,7 +134,7 @@ COVER = "patches/0000-cover-letter.patch"
 PAGE_BLOCKS = ("summary", "commands", "think-sweep", "raise-cost", "test-time", "hook-cost", "hold-sweep",
                "isolation", "think-curve", "think-curve-icount", "think-curve-icount-80",
                "think-curve-icount-tail", "mixed-think", "fsync", "icount-repro", "scale", "main-time",
-               "mutants", "test-steps", "kunit-hz")
+               "mutants", "test-steps", "kunit-hz", "v2-evidence")
 # The tables of the cover letter: the line each starts at, its block, what a
 # FAIL line calls it; each ends at the next line that COVER_END matches.
 COVER_BLOCKS = (("^  think time: ", "think-sweep", "think-time table"),
@@ -159,10 +159,10 @@ def at(*parts):
 
 D = {n: at("data", n) for n in (
     "think-sweep", "raise-cost", "raise-cost-v1", "test-time", "hook-cost", "hook-cost-rq-qos", "hold-sweep",
-    "isolation", "think-curve", "think-curve-icount", "think-curve-icount-repeat", "think-curve-icount-80",
+    "isolation", "think-curve", "think-curve-icount", "think-curve-icount-80",
     "think-curve-icount-tail",
     "mixed-think", "fsync", "icount-repro", "scale", "scale-v2", "scale-v3-draft", "scale-repeat", "v2v3-think", "v2v3-think-draft",
-    "main-time", "state-tables", "mutants", "mutants-by-hand", "kunit-hz1000")}
+    "main-time", "state-tables", "mutants", "mutants-by-hand", "kunit-hz1000", "v2-evidence")}
 
 
 def rel(path):
@@ -940,64 +940,6 @@ Wall time per run (host seconds): a {r[wall_a]}, b {r[wall_b]}, eater {r[wall_ea
         "", "Largest spread between the three runs of one configuration, (max - min) / min:" + ",".join(spread) + "."])
 
 
-def curve_repeat():
-    """The think-time curve twice on the same series code, each run its own
-    build and boot: data/think-curve-icount against
-    data/think-curve-icount-repeat, cell by cell."""
-    runs = [D["think-curve-icount"], D["think-curve-icount-repeat"]]
-    need(*(os.path.join(d, f) for d in runs for f in ("curve.tsv", "run.txt")))
-    series = [series_of(os.path.join(d, "run.txt")) for d in runs]
-    if not all(is_commit(c) for c in series) or series_diffs(series[0]) != series_diffs(series[1]):
-        raise Fail("data/think-curve-icount and data/think-curve-icount-repeat measured different series")
-    cur = []
-    for d in runs:
-        rows = table(d, "curve.tsv")
-        cur.append({(int(col(r, 1)), col(r, 2)): dict(zip(rows[0], r)) for r in rows[1:]})
-    keys = [k for k in cur[0] if k in cur[1]]
-    if not keys:
-        raise Fail("data/think-curve-icount and data/think-curve-icount-repeat share no cell")
-    wake = ("wake_off", "wake_auto", "wake_c6off")
-
-    def v(c, k):  # the value of column K, None for NaN or none
-        try:
-            x = float(c.get(k, "NaN"))
-        except ValueError:
-            return None
-        return None if x != x else x
-
-    def cell(key, k, fmt):  # "first / second" of column K in cell KEY
-        a, b = v(cur[0][key], k), v(cur[1][key], k)
-        return "-" if a is None or b is None else (fmt + " / " + fmt) % (a, b)
-
-    out, worst = [], {k: (0.0, None) for k in wake + ("p99_auto_off",)}
-    for key in sorted(keys, key=lambda k: (k[1] != "menu", k[1], k[0])):
-        out.append(md_row([think_label(key[0]), key[1]] + [cell(key, k, "%.3f") for k in wake]
-                          + [cell(key, "p99_auto_off", "%.2f")]))
-        for k in worst:
-            a, b = v(cur[0][key], k), v(cur[1][key], k)
-            if a is not None and b is not None and abs(a - b) > worst[k][0]:
-                worst[k] = (abs(a - b), "%s %s" % (think_label(key[0]), key[1]))
-    r0, r1 = run_txt(runs[0]), run_txt(runs[1])
-    return marked("curve-repeat", stale(*(os.path.join(d, "run.txt") for d in runs)) + text("""The repeat above runs one configuration matrix at one think time, where
-almost no completion goes deep. Across the think-time curve, the same
-series code built and booted twice: `data/think-curve-icount/` (first
-figure of each pair; {r0[date]}, kernel branch {k0}) and
-`data/think-curve-icount-repeat/` (second; {r1[date]}, kernel branch
-{k1}), each row one cell of each run.
-
-| think time | governor | deep wakes / I/O off, first / second | auto | C6 off | p99 auto/off |
-|---|---|---:|---:|---:|---:|""", r0=r0, r1=r1, k0=kernel_branch(r0), k1=kernel_branch(r1)) + out + [
-        "", "Largest difference between the two runs: " + "; ".join(
-            "%s %s" % (n, "none" if w[1] is None else "%.3f (%s)" % w) for n, w in zip(
-                ("deep wakes / I/O off", "auto", "C6 off", "p99 auto/off"), (worst[k] for k in worst))) + "."])
-
-
-def kernel_branch(r):
-    """The kernel branch commit a run.txt's kernel= names, or "unrecorded"."""
-    m = re.search(r"kernel branch series ([0-9a-f]+)", r.get("kernel", ""))
-    return m.group(1) if m else "unrecorded"
-
-
 def scale():
     """v2 against v3 at scale (report.py scale) and at the think times
     (report.py v2v3), the cover letter without the v3 draft and the
@@ -1165,6 +1107,59 @@ def test_steps():
         nks=sum(bool(re.match(r"[0-9]{3}-", x)) for x in os.listdir(at("tools/testing/selftests/block/shallow_idle.d")))))
 
 
+# The tests of the points of the review of v2 that must fail on v2's
+# behaviour (issue 16), each with the mutant that brings that behaviour
+# back into v3: (point, mutant, its own test: a KUnit case or a kselftest
+# case file).
+V2_POINTS = (("1", "16-relax-waits-dispatch", "blk_shallow_idle_blocking_test"),
+             ("2", "15-expire-at-period-end", "blk_shallow_idle_relax_bound_late_test"),
+             ("3", "21-issue-marks", "blk_shallow_idle_requeue_test"),
+             ("3", "21-issue-marks", "021-stall"),
+             ("4", "22-raise-whole-mask", "022-single-queue"),
+             ("6", "20-store-freezes", "blk_shallow_idle_mode_no_freeze_test"),
+             ("7", "28-relax-no-wake", "023-relax-wakes"),
+             ("8", "17-limit-counts-disabled", "blk_shallow_idle_refresh_states_test"))
+
+
+def v2_evidence():
+    """TESTING.md's table: each review point's own test on the mutant that
+    is v2's behaviour there, from the failure data/mutants recorded (when
+    that test failed first) or from data/v2-evidence (the test run on its
+    own by hand). A Fail when a test is shown failing nowhere."""
+    d = D["v2-evidence"]
+    need(os.path.join(d, "run.txt"), os.path.join(d, "table.tsv"))
+    by_hand = {(col(r, 1), col(r, 2)): r for r in table(d, "table.tsv")[1:]}
+    recorded = {col(r, 1): r for r in table(D["mutants"], "table.tsv")[1:]}
+    cases = at("tools/testing/selftests/block/shallow_idle.d")
+    out = []
+    for point, mutant, test in V2_POINTS:
+        if test.startswith("blk_"):
+            what, needle = "KUnit `%s`" % test, "." + test + ":"
+        else:
+            desc = key(os.path.join(cases, test), "DESCRIPTION").strip('"')
+            what, needle = "kselftest `%s` (%s)" % (test, desc), desc
+        h, m = by_hand.get((mutant, test)), recorded.get(mutant)
+        if h is not None and col(h, 3) == "failed" and needle in col(h, 4):
+            src, fail = "by hand (`data/v2-evidence/`)", col(h, 4)
+        elif m is not None and col(m, 2) == "killed" and needle in col(m, 4):
+            src, fail = "the mutant run (`data/mutants/`)", col(m, 4)
+        else:
+            raise Fail("point %s: %s is shown failing on mutant %s neither in data/v2-evidence nor in data/mutants"
+                       % (point, test, mutant))
+        out.append(md_row([point, mutant, what, src, (fail[:160] + " ...") if len(fail) > 160 else fail]))
+    series = series_of(os.path.join(d, "run.txt"))
+    old = [] if is_commit(series) and series_diffs(series, True) == series_diffs(None, True) else [
+        "**Stale:** data/v2-evidence ran on another series than the one in patches/ (tests included).", ""]
+    return marked("v2-evidence", old + text("""Does each review point's own test fail on v2's behaviour? The mutant of
+each row puts v2's behaviour (for point 2: the first v3 draft's, which
+like v2 relaxes whole work periods late) back into this series; the test
+must fail on it. Where the mutant run stopped at another case first, the
+test was run on its own: {r[command]} ({r[kernel]}, {r[date]}).
+
+| point | mutant | its test | shown failing by | first failure |
+|---|---|---|---|---|""", r=run_txt(d)) + out)
+
+
 def kunit_hz():
     """TESTING.md's line on the last KUnit run at HZ=1000 (data/kunit-hz1000),
     marked stale when it ran on another series, tests included."""
@@ -1266,6 +1261,7 @@ def generate():
     md["mutants"], txt["mutants"] = mutants()
     md["test-steps"], md["summary"], md["commands"] = test_steps(), summary(), commands()
     md["kunit-hz"] = kunit_hz()
+    md["v2-evidence"] = v2_evidence()
     counts = (("data/think-sweep", nrows, "rows"),
               ("data/raise-cost", len({r[0] for r in table(D["raise-cost"], "summary.tsv")[1:]}), "CPU counts"),
               ("data/test-time", len(subdirs(D["test-time"])), "runs"),
