@@ -520,19 +520,19 @@ def series_of(run):
     return m.group(1) if m else "" if kernel else key(run, "commit")
 
 
-def stale(*runs):
+def stale(*runs, tests=False):
     """A "Stale" line and a blank one when a run.txt in RUNS measured another
-    series than this tree's (series_diffs differ) or names no repository
-    commit."""
+    series than this tree's (series_diffs differ; with TESTS, the series'
+    tests included) or names no repository commit."""
     old = []
     for run in runs:
         c = series_of(run)
         if not is_commit(c):
             old.append(rel(run) + ": names no repository commit")
-        elif series_diffs(c) != series_diffs():
+        elif series_diffs(c, tests) != series_diffs(None, tests):
             old.append("%s: the series as of %s" % (rel(run), c))
-    return ["**Stale:** measured on an older series than the one in patches/ (%s); the series has changed "
-            "since." % ";".join(old).replace(";", "; "), ""] if old else []
+    return ["**Stale:** measured on an older series than the one in patches/%s (%s); the series has changed "
+            "since." % (" (tests included)" if tests else "", "; ".join(old)), ""] if old else []
 
 
 def mu_problems():
@@ -1147,10 +1147,7 @@ def v2_evidence():
             raise Fail("point %s: %s is shown failing on mutant %s neither in data/v2-evidence nor in data/mutants"
                        % (point, test, mutant))
         out.append(md_row([point, mutant, what, src, (fail[:160] + " ...") if len(fail) > 160 else fail]))
-    series = series_of(os.path.join(d, "run.txt"))
-    old = [] if is_commit(series) and series_diffs(series, True) == series_diffs(None, True) else [
-        "**Stale:** data/v2-evidence ran on another series than the one in patches/ (tests included).", ""]
-    return marked("v2-evidence", old + text("""Does each review point's own test fail on v2's behaviour? The mutant of
+    return marked("v2-evidence", stale(os.path.join(d, "run.txt"), tests=True) + text("""Does each review point's own test fail on v2's behaviour? The mutant of
 each row puts v2's behaviour (for point 2: the first v3 draft's, which
 like v2 relaxes whole work periods late) back into this series; the test
 must fail on it. Where the mutant run stopped at another case first, the
@@ -1165,11 +1162,7 @@ def kunit_hz():
     marked stale when it ran on another series, tests included."""
     run = os.path.join(D["kunit-hz1000"], "run.txt")
     need(run, os.path.join(D["kunit-hz1000"], "kunit.txt"))
-    c = series_of(run)
-    old = [] if is_commit(c) and series_diffs(c, True) == series_diffs(None, True) else [
-        "**Stale:** run on an older series than the one in patches/ (tests included): %s." % (
-            "the series as of " + c if is_commit(c) else "it names no repository commit"), ""]
-    return marked("kunit-hz", old + text("""Its last run: `{r[command]}` on {kernel}, {r[date]}; {r[result]}
+    return marked("kunit-hz", stale(run, tests=True) + text("""Its last run: `{r[command]}` on {kernel}, {r[date]}; {r[result]}
 (`data/kunit-hz1000/`: run.txt and kunit.py's output).""", r=run_txt(D["kunit-hz1000"]),
                                    kernel=run_txt(D["kunit-hz1000"])["kernel"].replace("`", "'")))
 
