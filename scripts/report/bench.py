@@ -29,6 +29,13 @@ bench.md. --jobs prints that table for the runs DIR... (their
 summary.json), a first column naming each by its folder
 (scripts/bench/mixed-think.sh).
 
+A run whose cells have per-CPU counters (tools/guest/bench.sh's
+idle_us_cpu, idle_usage_cpu) gets per CPU, in its cells, summary ("cpus")
+and a per-CPU table of bench.md: the share of the run in each idle state
+and busy, wakeups, local timer interrupts, device completions, those
+that woke the CPU from a deep state, function call and rescheduling IPIs,
+per second; --jobs prints that table too, after its own.
+
 A job that called fsync() (tools/bench/fsync.fio) is reported by its
 fsync() calls: their latency and rate, and the per-I/O figures that
 divide by fio's count (upd/IO, misses) per fsync(); deep wakes/IO and
@@ -228,9 +235,54 @@ def cell(m, fio, info):
     }
     if d is not None and any(isinstance(x, dict) and x.get("fsync") for x in d):
         out["fio_side"] = "fsync"
+    if get(m, "idle_us_cpu") is not None:
+        out["cpus"] = cpu_cells(m, wake, deep)
     if d is not None and len(d) > 1:
         out["jobs"] = [job_cell(name, cpus, x, alt(get(wake, "per_cpu"), None))
                        for (name, cpus), x in zip(names, d)]
+    return out
+
+
+def cpu_cells(m, wake, deep):
+    """Per CPU of a cell, in CPU order: the share of the run window it
+    spent in each idle state (cpuidle's time, which a CPU without a
+    cpuidle driver does not have) and in none (busy), and per second of
+    the run its wakeups (idle-state entries: each ends in one), local
+    timer, function call and rescheduling interrupts,
+    the device's completions that ran on it and those of them that woke it
+    from a deep state (tools/guest/bench.sh: idle_us_cpu, /proc/interrupts
+    in CPU order, wake per_cpu)."""
+    run_us = get(m, "run_s") * 1e6 if get(m, "run_s") else None
+    idle = get(m, "idle_us_cpu") or {}
+    usage = alt(get(m, "idle_usage_cpu"), None) or {}
+    wpc = alt(get(wake, "per_cpu"), None) or {}
+    n = max([len(alt(get(m, k), None) or []) for k in ("local_timer_irqs", "call_ipis", "resched_ipis")]
+            + [int(c) + 1 for c in list(idle) + list(wpc)] + [0])
+
+    def rate(v):
+        return None if v is None or not run_us else v * 1e6 / run_us
+
+    def irq(k, i):
+        v = alt(get(m, k), None) or []
+        return rate(v[i]) if i < len(v) else None
+
+    out = []
+    for i in range(n):
+        c = str(i)
+        st = idle.get(c)
+        share = None if not st or not run_us else {k: v / run_us for k, v in st.items()}
+        w = wpc.get(c)
+        out.append({
+            "cpu": c,
+            "state_time_share": share,
+            "deep_time_share": None if share is None else sum(share.get(x, 0) for x in deep),
+            "busy_time_share": None if share is None else max(0.0, 1 - sum(share.values())),
+            "wakeups_s": rate(sum(usage[c].values())) if c in usage else None,
+            "timer_irq_s": irq("local_timer_irqs", i), "call_ipi_s": irq("call_ipis", i),
+            "resched_ipi_s": irq("resched_ipis", i),
+            "completions_s": rate(w[0] if w else (0 if wpc else None)),
+            "deep_wakes_s": rate(w[1] if w else (0 if wpc else None)),
+        })
     return out
 
 
@@ -310,6 +362,8 @@ def summary(cells, infos):
         row["state_share"] = {s: stats([get(get(c, "state_share"), s) for c in g]) for s in states}
         if any("jobs" in c for c in g):
             row["jobs"] = job_rows(g)
+        if any("cpus" in c for c in g):
+            row["cpus"] = cpu_rows(g, states)
         out_cells.append(row)
 
     ratios = []
@@ -367,6 +421,26 @@ def job_rows(g):
         row = {"name": j["name"], "cpus": j["cpus"]}
         for k in JOB_METRICS:
             row[k] = stats([x[k] for x in js])
+        out.append(row)
+    return out
+
+
+CPU_METRICS = ["deep_time_share", "busy_time_share", "wakeups_s", "timer_irq_s", "call_ipi_s", "resched_ipi_s",
+               "completions_s", "deep_wakes_s"]
+
+
+def cpu_rows(g, states):
+    """Per CPU, the median, min and max over the repetitions g of the
+    per-CPU figures of cpu_cells (the idle states by name)."""
+    cs = [c for c in g if "cpus" in c]
+    out = []
+    for i in range(max(len(c["cpus"]) for c in cs)):
+        xs = [c["cpus"][i] for c in cs if i < len(c["cpus"])]
+        row = {"cpu": xs[0]["cpu"]}
+        row["state_time_share"] = {st: stats([(x["state_time_share"] or {}).get(st) for x in xs])
+                                   for st in states}
+        for k in CPU_METRICS:
+            row[k] = stats([x[k] for x in xs])
         out.append(row)
     return out
 
@@ -554,6 +628,63 @@ def job_table(s):
         JOB_HEADER + lines + [""]
 
 
+def cpu_header(s, first=None):
+    """The per-CPU table's header rows (with first, a first column)."""
+    states = [tostr(x) for x in s["states"]]
+    lead = "" if first is None else "| %s " % first
+    return [lead + "| governor | workload | config | CPU |" + "".join(" %s %% |" % st for st in states)
+            + " busy % | wakeups/s | timer/s | completions/s | deep wakes/s | call IPI/s | resched IPI/s |",
+            ("" if first is None else "|---") + "|---|---|---|---|" + "---:|" * (len(states) + 7)]
+
+
+def cpu_lines(s, ctl, first=None):
+    """Per CPU of every summary cell with per-CPU figures, in the order
+    of the run, one Markdown row ("median (min-max)"); ctl: the
+    controller CPU ("2") or None; with first, a first column of that
+    value."""
+    states = [tostr(x) for x in s["states"]]
+    lead = [] if first is None else [first]
+    out = []
+    for c in run_order(s):
+        g = "- (idle=poll)" if c["governor"] == "-" else c["governor"]
+        for x in c.get("cpus", []):
+            cpu = x["cpu"] + (" (ctl)" if x["cpu"] == ctl else "")
+            out.append(md_row(lead + [g, c["workload"], c["config"], cpu]
+                              + [fmt_stats("pct", x["state_time_share"][st]) for st in states]
+                              + [fmt_stats("pct", x["busy_time_share"])]
+                              + [fmt_stats("n", x[k]) for k in ("wakeups_s", "timer_irq_s", "completions_s",
+                                                                "deep_wakes_s", "call_ipi_s",
+                                                                "resched_ipi_s")]))
+    return out
+
+
+def cpu_text(s, ctl):
+    return ("Per CPU, of the run window: the share of time in each idle state (cpuidle's residency) and "
+            "in none (busy; \"-\" where the CPU has no cpuidle states: the device's controller CPU, "
+            "idle=poll), and per second its wakeups (idle-state entries, each ended by one), its local "
+            "timer interrupts, the device's completions that ran on it, those of them that woke it from "
+            "%s, and its function call and rescheduling IPIs (on the deterministic platform a completion "
+            "arrives as a function call IPI from the controller, so call IPI/s counts the completions "
+            "too). Median (min-max) over the repetitions.%s" % (
+                join(s["deep_states"], "+"),
+                "" if ctl is None else " CPU %s (ctl) is the device's controller." % ctl))
+
+
+def controller(info):
+    c = get(info, "controller_cpu")
+    return None if c is None else tostr(c)
+
+
+def cpu_table(s, info):
+    """bench.md's per-CPU table (nothing for a run without per-CPU
+    counters)."""
+    ctl = controller(info)
+    lines = cpu_lines(s, ctl)
+    if not lines:
+        return []
+    return ["## Per CPU", "", cpu_text(s, ctl), ""] + cpu_header(s) + lines + [""]
+
+
 def jobs_main(dirs):
     """--jobs DIR...: of the bench.sh outputs DIR (their summary.json), a
     first column naming each DIR by its folder name, one per-job table, then
@@ -561,6 +692,7 @@ def jobs_main(dirs):
     updates and misses per I/O, and the deep states' share of idle time
     off / auto."""
     jobs = ["| hctxs " + JOB_HEADER[0], "|---" + JOB_HEADER[1]]
+    cpus, text = [], None
     cost = ["| hctxs | governor | workload | PM QoS updates/IO, auto | misses/IO, auto "
             "| deep share of idle %, off / auto |", "|---|---|---|---:|---:|---:|"]
     for d in dirs:
@@ -573,6 +705,13 @@ def jobs_main(dirs):
         if not lines:
             die("%s has no workload with several fio jobs" % p)
         jobs += lines
+        info = os.path.join(d, "guest-cstates", "info.json")
+        ctl = controller(read_json(info)) if os.path.isfile(info) else None
+        rows_ = cpu_lines(s, ctl, name)
+        if rows_:
+            cpus = cpus or cpu_header(s, "hctxs")
+            cpus += rows_
+            text = cpu_text(s, ctl)
         for g in s["governors"]:
             for w in s["workloads"]:
                 off, auto = first_cell(s, g, w, "off"), first_cell(s, g, w, "auto")
@@ -582,7 +721,7 @@ def jobs_main(dirs):
                                     fmt_stats("e", auto["misses_per_io"]), "%s / %s" % (
                                         "-" if off is None else fmt_stats("pct", off["deep_share"]),
                                         fmt_stats("pct", auto["deep_share"]))]))
-    print("\n".join(jobs + [""] + cost))
+    print("\n".join(jobs + [""] + cost + ([""] + [text, ""] + cpus if cpus else [])))
     return 0
 
 
@@ -791,6 +930,7 @@ def markdown(s, tg, cells, info):
     echo(sep)
     out += rows(s, getters, kinds)
     echo("")
+    out += cpu_table(s, info)
 
     o = s["overhead"]
     if o is not None:

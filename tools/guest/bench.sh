@@ -50,8 +50,9 @@
 #
 # Per cell, in $RESULTS_DIR: fio/LABEL.json (fio's JSON), meta/LABEL.json and,
 # when there were any, the PM QoS trace lines in meta/LABEL.trace. Meta:
-# idle state time (us, summed over CPUs) from the first I/O to fio's exit and
-# over bench_after s after it, /proc/stat ticks of that window,
+# idle state time (us, summed over CPUs, and per CPU) from the first I/O to
+# fio's exit (the run window), summed over bench_after s after it, /proc/stat
+# ticks of the run window,
 # dev_pm_qos_{add,update,remove}_request events on CPU devices (tracefs
 # instance) over the whole run and in steady state (from bench_steady s
 # after the first I/O to 0.5 s before the end of the run, with the device's
@@ -248,6 +249,22 @@ idle_json() {
 	awk -v f="$3" 'NR == FNR { b[$1] = $f; next }
 	     { printf "%s\"%s\": %d", sep, $1, $f - b[$1]; sep = ", " }
 	     END { printf "\n" }' "$tmp/sa" "$tmp/sb" | sed 's/^/{/; s/$/}/'
+}
+
+# idle_cpu_json BEFORE AFTER FIELD - {"CPU": {"NAME": delta, ...}, ...}:
+# per CPU and state between the two snaps, FIELD 5 = time (us), 4 = usage
+# (entries).
+idle_cpu_json() {
+	awk -v f="$3" 'NR == FNR { b[$1 " " $2] = $f; next }
+	{
+		c = substr($1, 4)
+		if (c != last) {
+			printf "%s\"%s\": {", (last == "" ? "" : "}, "), c
+			last = c; sep = ""
+		}
+		printf "%s\"%s\": %d", sep, $3, $f - b[$1 " " $2]; sep = ", "
+	}
+	END { printf "%s\n", (last == "" ? "" : "}") }' "$1" "$2" | sed 's/^/{/; s/$/}/'
 }
 
 # stat_snap - "total idle iowait" jiffies of all CPUs from /proc/stat.
@@ -591,6 +608,8 @@ run_cell() {
  "idle_us": $(idle_json "$tmp/i0" "$tmp/i1" 2),
  "idle_usage": $(idle_json "$tmp/i0" "$tmp/i1" 3),
  "idle_after_us": $(idle_json "$tmp/i1" "$tmp/i2" 2),
+ "idle_us_cpu": $(idle_cpu_json "$tmp/i0" "$tmp/i1" 5),
+ "idle_usage_cpu": $(idle_cpu_json "$tmp/i0" "$tmp/i1" 4),
  "stat": {"total": $(($4 - $1)), "idle": $(($5 - $2)), "iowait": $(($6 - $3))},
  "qos_events": $_q2, "qos_events_steady": $_steady,
  "ios_steady": $((_ms - _m1)), "steady_s": $(echo "$_ts1 $_ts2" | awk '{print $2 - $1}'),
