@@ -255,9 +255,9 @@ def cpu_cells(m, wake, deep):
     run_us = get(m, "run_s") * 1e6 if get(m, "run_s") else None
     idle = get(m, "idle_us_cpu") or {}
     usage = alt(get(m, "idle_usage_cpu"), None) or {}
-    wpc = alt(get(wake, "per_cpu"), None) or {}
-    n = max([len(alt(get(m, k), None) or []) for k in ("local_timer_irqs", "call_ipis", "resched_ipis")]
-            + [int(c) + 1 for c in list(idle) + list(wpc)] + [0])
+    # Completions per CPU where the trace was read (a CPU it does not
+    # name completed none), else unknown.
+    wpc = alt(get(wake, "per_cpu"), None)
 
     def rate(v):
         return None if v is None or not run_us else v * 1e6 / run_us
@@ -267,11 +267,11 @@ def cpu_cells(m, wake, deep):
         return rate(v[i]) if i < len(v) else None
 
     out = []
-    for i in range(n):
+    for i in range(int(get(m, "cpus"))):
         c = str(i)
         st = idle.get(c)
         share = None if not st or not run_us else {k: v / run_us for k, v in st.items()}
-        w = wpc.get(c)
+        w = [None, None] if wpc is None else wpc.get(c, [0, 0])
         out.append({
             "cpu": c,
             "state_time_share": share,
@@ -280,8 +280,7 @@ def cpu_cells(m, wake, deep):
             "wakeups_s": rate(sum(usage[c].values())) if c in usage else None,
             "timer_irq_s": irq("local_timer_irqs", i), "call_ipi_s": irq("call_ipis", i),
             "resched_ipi_s": irq("resched_ipis", i),
-            "completions_s": rate(w[0] if w else (0 if wpc else None)),
-            "deep_wakes_s": rate(w[1] if w else (0 if wpc else None)),
+            "completions_s": rate(w[0]), "deep_wakes_s": rate(w[1]),
         })
     return out
 
@@ -586,6 +585,11 @@ def run_order(s):
                   if jq_eq(get(c, "governor"), "-") and jq_eq(get(c, "workload"), w)]
 
 
+def gov_label(g):
+    """A governor as the tables name it: the idle=poll boot has none ("-")."""
+    return "- (idle=poll)" if g == "-" else g
+
+
 def rows(s, getters, kinds):
     """One Markdown row per governor, workload and configuration (in the
     order of the run), each value "median (min-max)"."""
@@ -593,7 +597,7 @@ def rows(s, getters, kinds):
     out = []
     for row in sel:
         names = [join([row.get(k)], "") for k in ("governor", "workload", "config")]
-        out.append(md_row(["- (idle=poll)" if names[0] == "-" else names[0], names[1], names[2]]
+        out.append(md_row([gov_label(names[0]), names[1], names[2]]
                           + [fmt_stats(k, get_v(row)) for get_v, k in zip(getters, kinds)]))
     return out
 
@@ -646,10 +650,9 @@ def cpu_lines(s, ctl, first=None):
     lead = [] if first is None else [first]
     out = []
     for c in run_order(s):
-        g = "- (idle=poll)" if c["governor"] == "-" else c["governor"]
         for x in c.get("cpus", []):
             cpu = x["cpu"] + (" (ctl)" if x["cpu"] == ctl else "")
-            out.append(md_row(lead + [g, c["workload"], c["config"], cpu]
+            out.append(md_row(lead + [gov_label(c["governor"]), c["workload"], c["config"], cpu]
                               + [fmt_stats("pct", x["state_time_share"][st]) for st in states]
                               + [fmt_stats("pct", x["busy_time_share"])]
                               + [fmt_stats("n", x[k]) for k in ("wakeups_s", "timer_irq_s", "completions_s",
