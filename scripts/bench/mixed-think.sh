@@ -9,11 +9,12 @@
 # (scripts/bench/bench.sh --platform icount, tools/emu-blk at --latency US):
 # the workload tools/bench/mixed-think.fio runs a QD1 stream with 1 ms of
 # think time on CPU 0 and a QD1 job with 20 ms of think time (gaps longer
-# than the hold period) on CPU 1, at once. Two boots: one hardware queue
+# than the hold period) on CPU 1, at once. Two layouts: one hardware queue
 # per CPU (the jobs use different hctxs) and one queue for all CPUs
 # (bench.sh --queues 1: they share one hctx, as on AHCI or single-queue
 # virtio-blk). For the governors (default menu,teo) and the configurations
-# off, auto, c6off and dmalat; defaults 1 repetition of 4 s per cell.
+# off, auto, c6off and dmalat, and per layout a second boot with idle=poll
+# (bench.sh's poll); defaults 1 repetition of 4 s per cell.
 # Answers whether auto holds the stream's CPU and leaves the sparse job's
 # CPU alone, with its own hctx and with a shared one.
 #
@@ -59,7 +60,7 @@ out=$(realpath -m "$out")
 own_out "$out" .mixed-think-run
 common=(--table "$table" --platform icount --latency "$latency" --govs "$govs"
 	--configs "off,auto,c6off,dmalat" --workloads mixed-think --reps "$reps"
-	--runtime "$runtime" --pairs 0 --no-poll)
+	--runtime "$runtime" --pairs 0)
 start=$SECONDS
 rc=0
 cmds=()

@@ -612,7 +612,7 @@ def job_lines(s, first=None):
     column of that value."""
     sel = [c for c in run_order(s) if "jobs" in c]
     lead = [] if first is None else [first]
-    return [md_row(lead + [c["governor"], c["workload"], c["config"], j["name"], j["cpus"] or "-",
+    return [md_row(lead + [gov_label(c["governor"]), c["workload"], c["config"], j["name"], j["cpus"] or "-",
                            fmt_stats("us", j["p50_us"]), fmt_stats("us", j["p99_us"]),
                            fmt_stats("n", j["iops"]), fmt_stats("e", j["deep_wake_per_io"])])
             for c in sel for j in c["jobs"]]
@@ -695,7 +695,7 @@ def jobs_main(dirs):
     updates and misses per I/O, and the deep states' share of idle time
     off / auto."""
     jobs = ["| hctxs " + JOB_HEADER[0], "|---" + JOB_HEADER[1]]
-    cpus, text = [], None
+    cpus, texts = [], {}
     cost = ["| hctxs | governor | workload | PM QoS updates/IO, auto | misses/IO, auto "
             "| deep share of idle %, off / auto |", "|---|---|---|---:|---:|---:|"]
     for d in dirs:
@@ -714,7 +714,7 @@ def jobs_main(dirs):
         if rows_:
             cpus = cpus or cpu_header(s, "hctxs")
             cpus += rows_
-            text = cpu_text(s, ctl)
+            texts.setdefault(cpu_text(s, ctl), []).append(name)
         for g in s["governors"]:
             for w in s["workloads"]:
                 off, auto = first_cell(s, g, w, "off"), first_cell(s, g, w, "auto")
@@ -724,7 +724,10 @@ def jobs_main(dirs):
                                     fmt_stats("e", auto["misses_per_io"]), "%s / %s" % (
                                         "-" if off is None else fmt_stats("pct", off["deep_share"]),
                                         fmt_stats("pct", auto["deep_share"]))]))
-    print("\n".join(jobs + [""] + cost + ([""] + [text, ""] + cpus if cpus else [])))
+    # One explanation when the runs share it (the same states and
+    # controller), else one per run, named.
+    notes = [t if len(texts) == 1 else "%s: %s" % (", ".join(n), t) for t, n in texts.items()]
+    print("\n".join(jobs + [""] + cost + ([""] + [x for n in notes for x in (n, "")] + cpus if cpus else [])))
     return 0
 
 
