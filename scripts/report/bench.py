@@ -22,9 +22,10 @@ written to a temporary file and renamed into place.
 
 A workload that ran several fio jobs at once (a job file without
 group_reporting, such as tools/bench/mixed-think.fio) also gets per job,
-in its cells and summary ("jobs": name, CPU, p50, p99, IOPS and the
-completions on the job's CPU that woke it from a deep state, per I/O, from
-the per-CPU counts of tools/guest/bench.sh) and a per-job table in
+in its cells and summary ("jobs": name, CPU, p50, p99, IOPS, fio's user
+time (usr_cpu) and the completions on the job's CPU that woke it from a
+deep state, per I/O, from the per-CPU counts of tools/guest/bench.sh) and
+a per-job table in
 bench.md. --jobs prints that table for the runs DIR... (their
 summary.json), a first column naming each by its folder
 (scripts/bench/mixed-think.sh).
@@ -152,7 +153,8 @@ def cell(m, fio, info):
         if jq_eq(alt(path(job, "job options", "ioengine"), ""), "cpuio"):
             continue
         d.append(fio_side(job))
-        names.append((alt(get(job, "jobname"), "?"), alt(path(job, "job options", "cpus_allowed"), None)))
+        names.append((alt(get(job, "jobname"), "?"), alt(path(job, "job options", "cpus_allowed"), None),
+                      get(job, "usr_cpu")))
     if not (len(d) > 0 and jq_eq(get(m, "fio_rc"), 0) and get(m, "config_ok") is not False):
         d = None
     idle_us = get(m, "idle_us")
@@ -238,8 +240,8 @@ def cell(m, fio, info):
     if get(m, "idle_us_cpu") is not None:
         out["cpus"] = cpu_cells(m, wake, deep)
     if d is not None and len(d) > 1:
-        out["jobs"] = [job_cell(name, cpus, x, alt(get(wake, "per_cpu"), None))
-                       for (name, cpus), x in zip(names, d)]
+        out["jobs"] = [job_cell(name, cpus, usr, x, alt(get(wake, "per_cpu"), None))
+                       for (name, cpus, usr), x in zip(names, d)]
     return out
 
 
@@ -300,16 +302,19 @@ def fio_side(job):
     return get(job, "write")
 
 
-def job_cell(name, cpus, d, per_cpu):
+def job_cell(name, cpus, usr, d, per_cpu):
     """One fio job of a cell that ran several (a workload without
     group_reporting, e.g. tools/bench/mixed-think.fio): its latency, its
-    IOPS and, when it ran on one CPU, the completions on that CPU that woke
-    it from a deep state, per completion (the device completes on the
-    submitting CPU: QUEUE_FLAG_SAME_FORCE)."""
+    IOPS, its user time as a share of its run (fio's usr_cpu: where fio
+    spins out its think times, this is the spin) and, when it ran on one
+    CPU, the completions on that CPU that woke it from a deep state, per
+    completion (the device completes on the submitting CPU:
+    QUEUE_FLAG_SAME_FORCE)."""
     cw = get(per_cpu, cpus) if isinstance(cpus, str) and cpus.isdigit() else None
     return {"name": name, "cpus": cpus, "iops": get(d, "iops"), "ios": get(d, "total_ios"),
             "p50_us": percentile_us(d, "lat_ns", "50.000000"),
             "p99_us": percentile_us(d, "lat_ns", "99.000000"),
+            "usr_share": None if usr is None else usr / 100,
             "deep_wake_per_io": None if cw is None else div(cw[1], cw[0])}
 
 
@@ -407,7 +412,7 @@ def summary(cells, infos):
     }
 
 
-JOB_METRICS = ["p50_us", "p99_us", "iops", "deep_wake_per_io"]
+JOB_METRICS = ["p50_us", "p99_us", "iops", "usr_share", "deep_wake_per_io"]
 
 
 def job_rows(g):
@@ -419,7 +424,7 @@ def job_rows(g):
         js = [x for c in g for x in c.get("jobs", []) if x["name"] == j["name"]]
         row = {"name": j["name"], "cpus": j["cpus"]}
         for k in JOB_METRICS:
-            row[k] = stats([x[k] for x in js])
+            row[k] = stats([x.get(k) for x in js])
         out.append(row)
     return out
 
@@ -602,8 +607,8 @@ def rows(s, getters, kinds):
     return out
 
 
-JOB_HEADER = ["| governor | workload | config | job | CPU | p50 us | p99 us | IOPS | deep wakes/IO |",
-              "|---|---|---|---|---:|---:|---:|---:|---:|"]
+JOB_HEADER = ["| governor | workload | config | job | CPU | p50 us | p99 us | IOPS | fio user % | deep wakes/IO |",
+              "|---|---|---|---|---:|---:|---:|---:|---:|---:|"]
 
 
 def job_lines(s, first=None):
@@ -614,7 +619,8 @@ def job_lines(s, first=None):
     lead = [] if first is None else [first]
     return [md_row(lead + [gov_label(c["governor"]), c["workload"], c["config"], j["name"], j["cpus"] or "-",
                            fmt_stats("us", j["p50_us"]), fmt_stats("us", j["p99_us"]),
-                           fmt_stats("n", j["iops"]), fmt_stats("e", j["deep_wake_per_io"])])
+                           fmt_stats("n", j["iops"]), fmt_stats("pct", j.get("usr_share")),
+                           fmt_stats("e", j["deep_wake_per_io"])])
             for c in sel for j in c["jobs"]]
 
 
@@ -625,7 +631,9 @@ def job_table(s):
     if not lines:
         return []
     return ["## Per fio job", "",
-            "Workloads with several fio jobs at once: each job's latency and IOPS, and the "
+            "Workloads with several fio jobs at once: each job's latency and IOPS, its user time "
+            "(fio's usr_cpu: fio spins out the last ns_granularity of every think time, so a high "
+            "share is fio spinning, not I/O), and the "
             "completions on its CPU that woke it from a deep state, per completion. (In the "
             "tables above, the latency percentiles and the targets are those of the first "
             "job; max, IOPS and deep wakes are of all jobs.)", ""] + \
