@@ -132,6 +132,8 @@ cpu_ids() {
 
 state_index() {
 	for _s in "$CPUS/cpu$1"/cpuidle/state*; do
+		# A CPU without cpuidle states (the glob stays as it is).
+		[ -e "$_s/name" ] || return 1
 		if [ "$(cat "$_s/name")" = "$2" ]; then
 			echo "${_s##*/state}"
 			return 0
