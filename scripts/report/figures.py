@@ -839,19 +839,31 @@ Platform: {r[platform]}.
                                                                + r[1:]) for r in rows] + [generated("data/isolation/")]
 
 
+CONFIG_NAMES = {"off": "shallow_idle off", "auto": "auto", "c6off": "C6 disabled",
+                "dmalat": "/dev/cpu_dma_latency", "poll": "idle=poll"}
+
+
+def curve_configs(r):
+    """The configurations of a think-curve record, from its command's
+    --configs (the records before that option: off, auto, C6 disabled)."""
+    m = re.search(r"--configs (\S+)", r["command"])
+    return " / ".join(CONFIG_NAMES.get(c, c) for c in (m.group(1) if m else "off,auto,c6off").split(","))
+
+
 def think_curve(name):
     """The think-time curve of data/NAME (data/think-curve: QEMU/TCG and
     virtio-blk; the others: the deterministic platform)."""
     d = D[name]
     return marked(name, stale(os.path.join(d, "run.txt")) + text("""\
-Think-time curve: fio QD1 4 KiB random reads, shallow_idle off / auto /
-C6 disabled, menu and teo, emulated {r[table]} table; ratios of the
+Think-time curve: fio QD1 4 KiB random reads, {configs},
+menu and teo, emulated {r[table]} table; ratios of the
 medians over the repetitions of the command.
 Platform: {r[platform]}.
 Command: `{r[command]}` (commit {r[commit]},
 {r[date]}, {r[wall_s]} s); data in `{rel}/`,
 table by `{SELF}` (`scripts/bench/think-curve.sh --md`).
-""", r=run_txt(d), rel=rel(d)) + program(rel(d), think_curve_main, "--md", os.path.join(d, "bench", "summary.json"))
+""", r=run_txt(d), rel=rel(d), configs=curve_configs(run_txt(d))) + program(
+        rel(d), think_curve_main, "--md", os.path.join(d, "bench", "summary.json"))
         + ["", "![think-time curve](%s/curve.png)" % rel(d)])
 
 
