@@ -25,9 +25,8 @@ group_reporting, such as tools/bench/mixed-think.fio) also gets per job,
 in its cells and summary ("jobs": name, CPU, p50, p99, IOPS, fio's user
 time (usr_cpu) and the completions on the job's CPU that woke it from a
 deep state, per I/O, from the per-CPU counts of tools/guest/bench.sh) and
-a per-job table in
-bench.md. --jobs prints that table for the runs DIR... (their
-summary.json), a first column naming each by its folder
+a per-job table in bench.md. --jobs prints that table for the runs DIR...
+(their summary.json), a first column naming each by its folder
 (scripts/bench/mixed-think.sh).
 
 A run whose cells have per-CPU counters (tools/guest/bench.sh's
