@@ -291,14 +291,13 @@ boot() {
 	else
 		cells=$((reps * $(echo $govs | wc -w) * $(echo $configs | wc -w) * nwl + 2 * pairs))
 	fi
-	est=$((cells * (runtime + after + 3) + 120))
 	# idle=poll under -icount: every vCPU executes all the time, so a guest
 	# second costs each vCPU a full second of instructions; measured
 	# 2026-12-08: about 85 host s per 2 s cell (14 times a cell's
 	# runtime + after + 3 s), where a boot with C-states takes about 12.
-	if [ "$idle" = poll ] && [ "$platform" = icount ]; then
-		est=$((cells * (runtime + after + 3) * 15 + 120))
-	fi
+	slow=1
+	[ "$idle" != poll ] || [ "$platform" != icount ] || slow=15
+	est=$((cells * (runtime + after + 3) * slow + 120))
 	# Other guests share the host CPUs: wait a while for them to end.
 	while [ "$(other_qemu "$name")" != 0 ] && [ $waited -lt "$quiet_wait" ]; do
 		[ $waited != 0 ] || log "bench: other QEMU guests are running; waiting up to $quiet_wait s for them to end"

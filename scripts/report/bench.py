@@ -639,13 +639,18 @@ def job_table(s):
         JOB_HEADER + lines + [""]
 
 
+# The per-CPU table's columns per second, in order: key, header.
+CPU_RATES = [("wakeups_s", "wakeups/s"), ("timer_irq_s", "timer/s"), ("completions_s", "completions/s"),
+             ("deep_wakes_s", "deep wakes/s"), ("call_ipi_s", "call IPI/s"), ("resched_ipi_s", "resched IPI/s")]
+
+
 def cpu_header(s, first=None):
     """The per-CPU table's header rows (with first, a first column)."""
     states = [tostr(x) for x in s["states"]]
     lead = "" if first is None else "| %s " % first
     return [lead + "| governor | workload | config | CPU |" + "".join(" %s %% |" % st for st in states)
-            + " busy % | wakeups/s | timer/s | completions/s | deep wakes/s | call IPI/s | resched IPI/s |",
-            ("" if first is None else "|---") + "|---|---|---|---|" + "---:|" * (len(states) + 7)]
+            + " busy % |" + "".join(" %s |" % label for _, label in CPU_RATES),
+            ("" if first is None else "|---") + "|---|---|---|---|" + "---:|" * (len(states) + 1 + len(CPU_RATES))]
 
 
 def cpu_lines(s, ctl, first=None):
@@ -662,9 +667,7 @@ def cpu_lines(s, ctl, first=None):
             out.append(md_row(lead + [gov_label(c["governor"]), c["workload"], c["config"], cpu]
                               + [fmt_stats("pct", x["state_time_share"][st]) for st in states]
                               + [fmt_stats("pct", x["busy_time_share"])]
-                              + [fmt_stats("n", x[k]) for k in ("wakeups_s", "timer_irq_s", "completions_s",
-                                                                "deep_wakes_s", "call_ipi_s",
-                                                                "resched_ipi_s")]))
+                              + [fmt_stats("n", x[k]) for k, _ in CPU_RATES]))
     return out
 
 

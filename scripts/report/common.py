@@ -15,6 +15,10 @@ import traceback
 
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
+# The benchmark's configurations (scripts/bench/bench.sh) as the text names them.
+CONFIG_NAMES = {"off": "off", "auto": "auto", "c6off": "C6 disabled",
+                "dmalat": "/dev/cpu_dma_latency", "poll": "idle=poll"}
+
 
 # ---- exits ---------------------------------------------------------------------
 

@@ -27,7 +27,7 @@ import json
 import os
 import sys
 
-from common import TOP, die, md_row, median, not_a_program, read_json, usage, write_atomic
+from common import CONFIG_NAMES, TOP, die, md_row, median, not_a_program, read_json, usage, write_atomic
 
 
 def load_params(path):
@@ -167,8 +167,7 @@ def main(args):
                            col(cfgs, "uj_per_io", "%.0f")]))
     out.append("")
     met = sum(1 for t in targets if t[4])
-    against = " and at most ".join(n for c, n in (("c6off", "C6 disabled"), ("dmalat", "/dev/cpu_dma_latency"))
-                                   if c in present)
+    against = " and at most ".join(CONFIG_NAMES[c] for c in ("c6off", "dmalat") if c in present)
     out.append("Targets (printed, not asserted): %s, in modeled power and in modeled energy "
                "per I/O: %d of %d met%s." % ("auto at most " + against if against else
                                              "none (no C6-disabled or /dev/cpu_dma_latency cell)",

@@ -117,7 +117,7 @@ from decimal import Decimal
 from functools import lru_cache
 
 from bench import main as bench_main
-from common import TOP, awk_num, key_values, lines_of, md_row, not_a_program, read_lines, think_label
+from common import CONFIG_NAMES, TOP, awk_num, key_values, lines_of, md_row, not_a_program, read_lines, think_label
 from common import run as run_in_process
 from cost import main as cost_main
 from energy import main as energy_main
@@ -839,21 +839,19 @@ Platform: {r[platform]}.
                                                                + r[1:]) for r in rows] + [generated("data/isolation/")]
 
 
-CONFIG_NAMES = {"off": "shallow_idle off", "auto": "auto", "c6off": "C6 disabled",
-                "dmalat": "/dev/cpu_dma_latency", "poll": "idle=poll"}
-
-
 def curve_configs(r):
     """The configurations of a think-curve record, from its command's
     --configs (the records before that option: off, auto, C6 disabled)."""
     m = re.search(r"--configs (\S+)", r["command"])
-    return " / ".join(CONFIG_NAMES.get(c, c) for c in (m.group(1) if m else "off,auto,c6off").split(","))
+    names = dict(CONFIG_NAMES, off="shallow_idle off")
+    return " / ".join(names.get(c, c) for c in (m.group(1) if m else "off,auto,c6off").split(","))
 
 
 def think_curve(name):
     """The think-time curve of data/NAME (data/think-curve: QEMU/TCG and
     virtio-blk; the others: the deterministic platform)."""
     d = D[name]
+    r = run_txt(d)
     return marked(name, stale(os.path.join(d, "run.txt")) + text("""\
 Think-time curve: fio QD1 4 KiB random reads, {configs},
 menu and teo, emulated {r[table]} table; ratios of the
@@ -862,7 +860,7 @@ Platform: {r[platform]}.
 Command: `{r[command]}` (commit {r[commit]},
 {r[date]}, {r[wall_s]} s); data in `{rel}/`,
 table by `{SELF}` (`scripts/bench/think-curve.sh --md`).
-""", r=run_txt(d), rel=rel(d), configs=curve_configs(run_txt(d))) + program(
+""", r=r, rel=rel(d), configs=curve_configs(r)) + program(
         rel(d), think_curve_main, "--md", os.path.join(d, "bench", "summary.json"))
         + ["", "![think-time curve](%s/curve.png)" % rel(d)])
 
